@@ -1,0 +1,80 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+	"gopkg.in/yaml.v3"
+)
+
+// DefaultConfigFile is read from the working directory when present.
+const DefaultConfigFile = ".toolctl.yaml"
+
+// configKeys are the top-level keys of .toolctl.yaml this version knows.
+var configKeys = map[string]string{
+	"tools_dir": "directory of tool files used when no paths are given",
+	"no_color":  "true disables colour even on a terminal",
+}
+
+// readConfig reads and validates a config file. Unknown keys are errors with
+// their position, so a typo never silently does nothing.
+func readConfig(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("config file %s: %v", path, pe.Err)
+		}
+		return nil, fmt.Errorf("config file %s: %v", path, err)
+	}
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		if err.Error() == "EOF" {
+			return data, nil // an empty config is fine
+		}
+		// Reuse the tool file parser's positioned syntax errors.
+		f := spec.ParseFile(path, data)
+		if len(f.Errors) > 0 {
+			return nil, fmt.Errorf("config file %s", f.Errors[0].Error())
+		}
+		return nil, fmt.Errorf("config file %s: %v", path, err)
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return data, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s:%d:%d: the config file must be a mapping of settings", path, root.Line, root.Column)
+	}
+	known := make([]string, 0, len(configKeys))
+	for k := range configKeys {
+		known = append(known, k)
+	}
+	sort.Strings(known)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		if _, ok := configKeys[k.Value]; ok {
+			continue
+		}
+		hint := ""
+		if s := spec.Suggest(k.Value, known); s != "" {
+			hint = fmt.Sprintf("; did you mean %q?", s)
+		}
+		return nil, fmt.Errorf("%s:%d:%d: unknown setting %q%s (known: %v)", path, k.Line, k.Column, k.Value, hint, known)
+	}
+	return data, nil
+}
+
+// resolveRelative makes a path from a config file relative to that file.
+func resolveRelative(configPath, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(configPath), p)
+}

@@ -1,0 +1,101 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// styles renders emphasis only when colour is on, so piped output is plain
+// and byte-stable.
+type styles struct {
+	header, faint, err lipgloss.Style
+	on                 bool
+}
+
+// styles for stdout; stderrStyles for stderr (each stream is a TTY or not).
+func (app *App) styles() styles { return app.newStyles(app.IO.Out, app.Color) }
+
+func (app *App) stderrStyles() styles { return app.newStyles(app.IO.ErrOut, app.ColorErr) }
+
+func (app *App) newStyles(w io.Writer, on bool) styles {
+	r := lipgloss.NewRenderer(w)
+	r.SetColorProfile(termenv.ANSI)
+	return styles{
+		header: r.NewStyle().Bold(true),
+		faint:  r.NewStyle().Faint(true),
+		err:    r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true),
+		on:     on,
+	}
+}
+
+func (s styles) render(st lipgloss.Style, text string) string {
+	if !s.on {
+		return text
+	}
+	return st.Render(text)
+}
+
+// writeTable prints aligned columns; widths count display cells, so CJK
+// names and emoji line up.
+func writeTable(w io.Writer, s styles, header []string, rows [][]string) {
+	widths := make([]int, len(header))
+	for i, h := range header {
+		widths[i] = lipgloss.Width(h)
+	}
+	for _, row := range rows {
+		for i, cell := range row {
+			widths[i] = max(widths[i], lipgloss.Width(cell))
+		}
+	}
+	line := func(cells []string, style *lipgloss.Style) {
+		var b strings.Builder
+		for i, cell := range cells {
+			text := cell
+			if style != nil {
+				text = s.render(*style, cell)
+			}
+			b.WriteString(text)
+			if i < len(cells)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-lipgloss.Width(cell)+2))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	line(header, &s.header)
+	for _, row := range rows {
+		line(row, nil)
+	}
+}
+
+// printFileErrors prints load errors as "file:line:col: error: message".
+func printFileErrors(w io.Writer, s styles, errs []*spec.Error) {
+	for _, e := range errs {
+		loc := e.File
+		if e.Span.Start.IsValid() {
+			loc = fmt.Sprintf("%s:%d:%d", e.File, e.Span.Start.Line, e.Span.Start.Col)
+		}
+		fmt.Fprintf(w, "%s: %s %s\n", loc, s.render(s.err, "error:"), e.Msg)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// checkOutputFormat validates an --output value.
+func checkOutputFormat(value string, allowed ...string) error {
+	for _, a := range allowed {
+		if value == a {
+			return nil
+		}
+	}
+	return usageError(fmt.Errorf("--output %q is not supported; use one of: %s", value, strings.Join(allowed, ", ")))
+}

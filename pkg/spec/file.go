@@ -1,0 +1,365 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	goccy "github.com/goccy/go-yaml"
+	goccyparser "github.com/goccy/go-yaml/parser"
+	"gopkg.in/yaml.v3"
+)
+
+// MaxFileSize bounds what toolctl reads as one tool file. Real tool files are
+// kilobytes; the largest real catalogue we know (LiveMCPBench) is 1.1 MB.
+const MaxFileSize = 16 << 20
+
+// File is one parsed source file: the tools it defines and every problem
+// found while reading it.
+type File struct {
+	Path   string
+	Data   []byte
+	Tools  []*Tool
+	Errors []*Error
+
+	linesOnce sync.Once
+	lineStart []int // byte offset of each line
+}
+
+// ParseFile parses the tools in data. It never fails as a whole: problems
+// are collected in File.Errors with their positions, and every tool that
+// could be read is in File.Tools.
+func ParseFile(path string, data []byte) *File {
+	f := &File{Path: path, Data: data}
+	d := &decoder{file: f}
+	f.parse(d)
+	f.Errors = append(f.Errors, d.errs...)
+	return f
+}
+
+func (f *File) fail(p Pos, format string, args ...any) {
+	f.Errors = append(f.Errors, &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (f *File) parse(d *decoder) {
+	data := f.Data
+	if len(data) > MaxFileSize {
+		f.fail(Pos{1, 1}, "file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(len(data)), humanSize(MaxFileSize))
+		return
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		f.fail(f.PosAt(i), "binary data (a NUL byte); a tool file is YAML or JSON text")
+		return
+	}
+	utf16 := bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF})
+	if !utf16 && !utf8.Valid(data) {
+		f.fail(f.PosAt(firstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
+		return
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	index := 0
+	sawDoc := false
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			// A file that is not valid YAML/JSON defines nothing, even
+			// when earlier documents in it could be read.
+			f.Errors = append(f.Errors, f.syntaxError(err))
+			f.Tools = nil
+			return
+		}
+		if len(doc.Content) == 0 || isNull(doc.Content[0]) {
+			continue
+		}
+		sawDoc = true
+		index = f.document(d, resolve(doc.Content[0]), index)
+	}
+	if !sawDoc && len(f.Errors) == 0 {
+		f.fail(Pos{1, 1}, "no tool in this file: it is empty or holds only comments; add a tool definition (toolctl schema describes the format)")
+	}
+}
+
+// document reads one YAML document: a tool, a list of tools or {tools: [...]}.
+func (f *File) document(d *decoder, root *yaml.Node, index int) int {
+	switch root.Kind {
+	case yaml.MappingNode:
+		if tools := containerTools(root); tools != nil {
+			list := resolve(tools)
+			if list.Kind != yaml.SequenceNode {
+				d.errorf(tools, "/tools", "tools: expected a list of tools, got %s", kindName(tools))
+				return index
+			}
+			for i, item := range list.Content {
+				index = f.listItem(d, item, "/tools/"+strconv.Itoa(i), index)
+			}
+			return index
+		}
+		f.addTool(d.tool(root, "", index))
+		return index + 1
+	case yaml.SequenceNode:
+		for i, item := range root.Content {
+			index = f.listItem(d, item, "/"+strconv.Itoa(i), index)
+		}
+		return index
+	default:
+		d.errorf(root, "", "expected a tool definition (a mapping with name, description, ...) or a list of them, got %s", kindName(root))
+		return index
+	}
+}
+
+func (f *File) listItem(d *decoder, item *yaml.Node, ptr string, index int) int {
+	n := resolve(item)
+	if n == nil || n.Kind != yaml.MappingNode {
+		d.errorf(item, ptr, "expected a tool (a mapping with name, description, ...), got %s", kindName(item))
+		return index
+	}
+	f.addTool(d.tool(n, ptr, index))
+	return index + 1
+}
+
+func (f *File) addTool(t *Tool) {
+	if t != nil {
+		f.Tools = append(f.Tools, t)
+	}
+}
+
+// containerTools returns the value of "tools" when the mapping is a
+// container ({tools: [...]}) rather than a tool: it has no name.
+func containerTools(n *yaml.Node) *yaml.Node {
+	var tools *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch n.Content[i].Value {
+		case "name":
+			return nil
+		case "tools":
+			tools = n.Content[i+1]
+		}
+	}
+	return tools
+}
+
+// --- positions ----------------------------------------------------------
+
+func (f *File) lines() []int {
+	f.linesOnce.Do(func() {
+		f.lineStart = append(f.lineStart, 0)
+		for i, b := range f.Data {
+			if b == '\n' {
+				f.lineStart = append(f.lineStart, i+1)
+			}
+		}
+	})
+	return f.lineStart
+}
+
+// Line returns the text of 1-based line n without its line break.
+func (f *File) Line(n int) string {
+	ls := f.lines()
+	if n < 1 || n > len(ls) {
+		return ""
+	}
+	end := len(f.Data)
+	if n < len(ls) {
+		end = ls[n] - 1
+	}
+	return strings.TrimSuffix(string(f.Data[ls[n-1]:end]), "\r")
+}
+
+// PosAt converts a byte offset into a position.
+func (f *File) PosAt(offset int) Pos {
+	ls := f.lines()
+	line := 0
+	lo, hi := 0, len(ls)-1
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if ls[mid] <= offset {
+			line = mid
+			lo = mid + 1
+		} else {
+			hi = mid - 1
+		}
+	}
+	if offset > len(f.Data) {
+		offset = len(f.Data)
+	}
+	return Pos{Line: line + 1, Col: utf8.RuneCount(f.Data[ls[line]:offset]) + 1}
+}
+
+// span computes the source range of a node. The end is exact for one-line
+// scalars (plain, quoted, aliases) and one character past the start otherwise.
+func (f *File) span(n *yaml.Node) Span {
+	start := Pos{n.Line, n.Column}
+	end := Pos{n.Line, n.Column + 1}
+	switch {
+	case n.Kind == yaml.AliasNode:
+		end.Col = n.Column + 1 + utf8.RuneCountInString(n.Value)
+	case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0:
+		line := []rune(f.Line(n.Line))
+		i := n.Column - 1
+		if i < 0 || i >= len(line) {
+			break
+		}
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+			end.Col = n.Column + quotedLen(line[i:])
+		} else if !strings.Contains(n.Value, "\n") {
+			end.Col = n.Column + utf8.RuneCountInString(n.Value)
+		}
+	}
+	if end.Col <= start.Col {
+		end.Col = start.Col + 1
+	}
+	return Span{start, end}
+}
+
+// quotedLen is the length in runes of the quoted scalar at the start of s,
+// quotes included, or of the rest of the line when it continues further.
+func quotedLen(s []rune) int {
+	q := s[0]
+	for i := 1; i < len(s); i++ {
+		switch {
+		case q == '"' && s[i] == '\\':
+			i++
+		case s[i] == q && q == '\'' && i+1 < len(s) && s[i+1] == '\'':
+			i++
+		case s[i] == q:
+			return i + 1
+		}
+	}
+	return len(s)
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+func humanSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// --- syntax errors ---------------------------------------------------------
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// syntaxError turns a yaml.v3 error into a positioned Error. yaml.v3 gives
+// only a line, and for parser (not scanner) errors a 0-based one, so the exact
+// position comes from goccy/go-yaml, and for JSON files from encoding/json.
+func (f *File) syntaxError(err error) *Error {
+	msg := err.Error()
+	line := 0
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	if strings.EqualFold(filepath.Ext(f.Path), ".json") {
+		if e := f.jsonSyntaxError(); e != nil {
+			return e
+		}
+	}
+	if p, gmsg, ok := f.goccyPosition(); ok {
+		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "YAML syntax error: " + f.hint(p, gmsg)}
+	}
+	if line == 0 || !isScannerProblem(msg) {
+		line++
+	}
+	p := Pos{Line: line, Col: 1}
+	text := f.Line(line)
+	p.Col = utf8.RuneCountInString(text[:len(text)-len(strings.TrimLeft(text, " \t"))]) + 1
+	return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "YAML syntax error: " + f.hint(p, msg)}
+}
+
+func (f *File) hint(p Pos, msg string) string {
+	line := []rune(f.Line(p.Line))
+	if p.Col-1 < len(line) && p.Col >= 1 && line[p.Col-1] == '\t' || strings.Contains(msg, "tab character") {
+		return msg + " (YAML indentation must use spaces, not tabs)"
+	}
+	return msg
+}
+
+// Parser (not scanner) problems in yaml.v3 report a 0-based line.
+func isScannerProblem(msg string) bool {
+	for _, p := range []string{
+		"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+		"did not find expected '-' indicator", "did not find expected <document start>",
+		"did not find expected key", "did not find expected node content",
+		"found duplicate %", "found incompatible YAML document", "found undefined tag handle",
+	} {
+		if strings.HasPrefix(msg, p) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *File) goccyPosition() (Pos, string, bool) {
+	_, err := goccyparser.ParseBytes(f.Data, 0)
+	var se *goccy.SyntaxError
+	if err == nil || !errors.As(err, &se) || se.Token == nil || se.Token.Position == nil {
+		return Pos{}, "", false
+	}
+	p := Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}
+	if p.Line < 1 {
+		return Pos{}, "", false
+	}
+	if p.Col < 1 {
+		p.Col = 1
+	}
+	return p, se.Message, true
+}
+
+// jsonSyntaxError explains a JSON file yaml.v3 could not read, at the exact
+// offset encoding/json reports.
+func (f *File) jsonSyntaxError() *Error {
+	data := f.Data
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		data = data[3:]
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var first json.RawMessage
+	err := dec.Decode(&first)
+	offset := len(f.Data) - len(data)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		p := f.PosAt(offset + int(se.Offset) - 1)
+		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "JSON syntax error: " + se.Error()}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		p := f.PosAt(len(f.Data))
+		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "JSON syntax error: unexpected end of file; a bracket or brace is not closed"}
+	case err == nil && dec.More():
+		rest := int(dec.InputOffset())
+		for rest < len(data) && (data[rest] == ' ' || data[rest] == '\n' || data[rest] == '\r' || data[rest] == '\t') {
+			rest++
+		}
+		p := f.PosAt(offset + rest)
+		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}},
+			Msg: "a second JSON value starts here: a tool file holds one JSON document (this looks like JSON Lines); put the tools in one JSON array"}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Set is the result of loading paths: every file read, in a stable order,
+// with the tools and errors of each.
+type Set struct {
+	Files []*File
+}
+
+// Tools returns every tool, in file order.
+func (s *Set) Tools() []*Tool {
+	var out []*Tool
+	for _, f := range s.Files {
+		out = append(out, f.Tools...)
+	}
+	return out
+}
+
+// Errors returns every per-file error, in file order.
+func (s *Set) Errors() []*Error {
+	var out []*Error
+	for _, f := range s.Files {
+		out = append(out, f.Errors...)
+	}
+	return out
+}
+
+// Lookup returns the tools named name.
+func (s *Set) Lookup(name string) []*Tool {
+	var out []*Tool
+	for _, f := range s.Files {
+		for _, t := range f.Tools {
+			if t.Name == name {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// IsToolFile reports whether a path has a tool file extension.
+func IsToolFile(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// PathError is a path given by the user that cannot be used at all (it does
+// not exist, or is not a tool file). It is a usage error, not a file problem.
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *PathError) Unwrap() error { return e.Err }
+
+// Load reads every tool file under paths: files as given, directories
+// walked recursively for .yaml, .yml and .json (hidden directories skipped).
+// Files are parsed concurrently; a broken file yields errors in its File and
+// never stops the others. The error is non-nil only for unusable paths.
+func Load(paths []string) (*Set, error) {
+	files, err := Collect(paths)
+	if err != nil {
+		return nil, err
+	}
+	set := &Set{Files: make([]*File, len(files))}
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				set.Files[i] = ReadFile(files[i])
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return set, nil
+}
+
+// ReadFile reads and parses one file; a read failure is an Error of the File.
+func ReadFile(path string) *File {
+	info, err := os.Stat(path)
+	if err == nil && info.IsDir() {
+		_, err := os.ReadDir(path)
+		msg := "unreadable directory"
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			msg = "cannot read the directory: " + pe.Err.Error()
+		}
+		return &File{Path: path, Errors: []*Error{{File: path, Msg: msg}}}
+	}
+	if err == nil && info.Size() > MaxFileSize {
+		f := &File{Path: path}
+		f.fail(Pos{1, 1}, "file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(int(info.Size())), humanSize(MaxFileSize))
+		return f
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		msg := err.Error()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			msg = pe.Err.Error()
+		}
+		return &File{Path: path, Errors: []*Error{{File: path, Msg: "cannot read the file: " + msg}}}
+	}
+	return ParseFile(path, data)
+}
+
+// Collect expands paths into the list of tool files to read, sorted and
+// without duplicates.
+func Collect(paths []string) ([]string, error) {
+	var files []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		clean := filepath.Clean(p)
+		if !seen[clean] {
+			seen[clean] = true
+			files = append(files, clean)
+		}
+	}
+	for _, root := range paths {
+		info, err := os.Stat(root)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, &PathError{root, errors.New("no such file or directory")}
+			}
+			return nil, &PathError{root, err}
+		}
+		if !info.IsDir() {
+			if !IsToolFile(root) {
+				return nil, &PathError{root, fmt.Errorf("not a tool file: toolctl reads .yaml, .yml and .json")}
+			}
+			add(root)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == root {
+					return err
+				}
+				// An unreadable subdirectory is reported as a file problem.
+				found = append(found, p)
+				return fs.SkipDir
+			}
+			if d.IsDir() {
+				if p != root && strings.HasPrefix(d.Name(), ".") {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if IsToolFile(p) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &PathError{root, err}
+		}
+		sort.Strings(found)
+		for _, f := range found {
+			add(f)
+		}
+	}
+	return files, nil
+}
