@@ -64,17 +64,17 @@ type Tool struct {
 	// the file declares no parameters at all; see Input.
 	InputSchema *Map
 	// OutputSchema comes from returns / output_schema / outputSchema.
-	OutputSchema     *Map
-	Triggers         []string
-	Prerequisites    []Prerequisite
-	Examples         []Example
-	Warnings         []string
-	RelatedTools     []RelatedTool
-	Workflow         *Workflow
-	Annotations      *Annotations
-	Bind             []Binding
-	Runtime          *Runtime
-	ID               string
+	OutputSchema  *Map
+	Triggers      []string
+	Prerequisites []Prerequisite
+	Examples      []Example
+	Warnings      []string
+	RelatedTools  []RelatedTool
+	Workflow      *Workflow
+	Annotations   *Annotations
+	Bind          []Binding
+	Runtime       *Runtime
+	ID            string
 	// SDKType is the SDK dialect's type (BUILTIN, NATIVE, REST, MCP) as
 	// written; without an entry it still tells the entry type (EntryKind).
 	SDKType          string
