@@ -103,7 +103,7 @@ func runList(opts *listOptions) error {
 		if !app.Quiet {
 			summary := fmt.Sprintf("%s in %s", plural(len(tools), "tool", "tools"), plural(len(set.Files), "file", "files"))
 			if bad := countBadFiles(set); bad > 0 {
-				summary += fmt.Sprintf("; %s could not be loaded", plural(bad, "file", "files"))
+				summary += fmt.Sprintf("; %s with errors", plural(bad, "file", "files"))
 			}
 			fmt.Fprintln(app.IO.ErrOut, summary)
 		}

@@ -105,7 +105,7 @@ func notFound(set *spec.Set, name string, paths []string) error {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	if bad := countBadFiles(set); bad > 0 {
-		msg += fmt.Sprintf("\n%s could not be loaded; run 'toolctl list' to see why", plural(bad, "file", "files"))
+		msg += fmt.Sprintf("\n%s had errors; run 'toolctl list' to see them", plural(bad, "file", "files"))
 	}
 	return fmt.Errorf("%s", msg)
 }

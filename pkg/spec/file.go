@@ -64,6 +64,14 @@ func (f *File) parse(d *decoder) {
 		f.fail(f.PosAt(firstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
 		return
 	}
+	// YAML accepts things JSON does not (trailing commas, comments), and
+	// providers read these files as JSON: hold .json files to JSON.
+	if f.isJSON() && !json.Valid(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+		if e := f.jsonSyntaxError(); e != nil {
+			f.Errors = append(f.Errors, e)
+			return
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	index := 0
 	sawDoc := false
@@ -277,21 +285,43 @@ func (f *File) syntaxError(err error) *Error {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
-	if strings.EqualFold(filepath.Ext(f.Path), ".json") {
+	if f.isJSON() {
 		if e := f.jsonSyntaxError(); e != nil {
 			return e
 		}
 	}
-	if p, gmsg, ok := f.goccyPosition(); ok {
-		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "YAML syntax error: " + f.hint(p, gmsg)}
-	}
-	if line == 0 || !isScannerProblem(msg) {
+	scanner := isScannerProblem(msg)
+	if line == 0 || !scanner {
 		line++
 	}
-	p := Pos{Line: line, Col: 1}
-	text := f.Line(line)
-	p.Col = utf8.RuneCountInString(text[:len(text)-len(strings.TrimLeft(text, " \t"))]) + 1
-	return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "YAML syntax error: " + f.hint(p, msg)}
+	p, gmsg, ok := f.goccyPosition()
+	// A scanner error's line from yaml.v3 is exact; goccy sometimes points
+	// at the start of the token the problem ends (a multi-line plain
+	// scalar). Trust yaml.v3's line then.
+	if !ok || (scanner && p.Line != line) {
+		p, gmsg = f.columnIn(line, msg), msg
+	}
+	return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "YAML syntax error: " + f.hint(p, gmsg)}
+}
+
+func (f *File) isJSON() bool { return strings.EqualFold(filepath.Ext(f.Path), ".json") }
+
+// columnIn finds the column of a problem yaml.v3 located only by line: the
+// colon of a misplaced mapping value, else the line's first token.
+func (f *File) columnIn(line int, msg string) Pos {
+	text := []rune(f.Line(line))
+	indent := 0
+	for indent < len(text) && (text[indent] == ' ' || text[indent] == '\t') {
+		indent++
+	}
+	if strings.HasPrefix(msg, "mapping values are not allowed") {
+		for i := indent; i < len(text); i++ {
+			if text[i] == ':' && (i+1 == len(text) || text[i+1] == ' ') {
+				return Pos{line, i + 1}
+			}
+		}
+	}
+	return Pos{line, indent + 1}
 }
 
 func (f *File) hint(p Pos, msg string) string {

@@ -245,7 +245,11 @@ func uint64p(v uint64) *uint64 { return &v }
 func FileSchema() ([]byte, error) {
 	r := &jsonschema.Reflector{RequiredFromJSONSchemaTags: true, Namer: func(t reflect.Type) string {
 		// fileTool → Tool: the names editors show on hover.
-		name := strings.TrimPrefix(t.Name(), "file")
+		name := t.Name()
+		if !strings.HasPrefix(name, "file") || len(name) <= len("file") {
+			return name
+		}
+		name = strings.TrimPrefix(name, "file")
 		return strings.ToUpper(name[:1]) + name[1:]
 	}}
 	s := r.Reflect(&fileTool{})

@@ -8,6 +8,17 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// ToolFields are the top-level fields a tool may have, canonical names and
+// dialect spellings (x-*, $schema and _meta extensions aside), in canonical
+// order. Lint uses them for "did you mean" suggestions.
+var ToolFields = []string{
+	"name", "title", "description", "detail", "category", "version", "author", "icon", "tags",
+	"shareable_scope", "entry", "parameters", "input_schema", "inputSchema", "returns",
+	"output_schema", "outputSchema", "triggers", "prerequisites", "examples", "warnings",
+	"related_tools", "workflow", "annotations", "bind", "runtime", "id", "type", "metadata",
+	"documentation_url", "strict",
+}
+
 // sdkTypes maps the SDK dialect's tool type to an entry type.
 var sdkTypes = map[string]string{
 	"BUILTIN": EntryBuiltin,

@@ -1,0 +1,144 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Every parse error, with the exact position it must report.
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, path, src string
+		want            string // "line:col: message fragment"
+		tools           int    // tools still loaded from the file
+	}{
+		// Syntax.
+		{"yaml mapping value", "a.yaml", "name: x\ndescription: a: b\n", "2:14: YAML syntax error: mapping value is not allowed", 0},
+		{"yaml tab indentation", "a.yaml", "name: x\nparameters:\n\t- name: y\n", "3:1: YAML syntax error: found character '\t' that cannot start any token (YAML indentation must use spaces, not tabs)", 0},
+		{"yaml unclosed flow", "a.yaml", "name: x\ntags: [a, b\ndescription: d\n", "3:1: YAML syntax error: ',' or ']' must be specified", 0},
+		{"yaml unterminated quote", "a.yaml", "name: x\ndescription: \"open\ncategory: c\n", "2:14: YAML syntax error: could not find end character of double-quoted text", 0},
+		{"yaml bad indentation", "a.yaml", "name: x\ndescription: d\n  category: c\n", "3:11: YAML syntax error: mapping values are not allowed", 0},
+		{"json syntax", "a.json", "{\n  \"name\": \"x\",\n  \"description\": \"d\",\n}\n", "4:1: JSON syntax error: invalid character '}' looking for beginning of object key string", 0},
+		{"json unclosed", "a.json", "{\n  \"name\": \"x\"\n", "3:1: JSON syntax error: unexpected end of file", 0},
+		{"json lines", "a.json", "{\"name\": \"a\", \"description\": \"d\"}\n{\"name\": \"b\", \"description\": \"d\"}\n", "2:1: a second JSON value starts here", 0},
+		{"syntax error drops earlier documents", "a.yaml", "name: a\ndescription: d\n---\nname: [b\n", "4:7: YAML syntax error: sequence end token ']' not found", 0},
+		// Content.
+		{"empty file", "a.yaml", "", "1:1: no tool in this file", 0},
+		{"only comments", "a.yaml", "# nothing\n", "1:1: no tool in this file", 0},
+		{"scalar document", "a.yaml", "just text\n", "1:1: expected a tool definition (a mapping with name, description, ...) or a list of them, got a string", 0},
+		{"list item not a mapping", "a.yaml", "- name: a\n  description: d\n- oops\n", "3:3: expected a tool (a mapping with name, description, ...), got a string (\"oops\")", 1},
+		{"tools not a list", "a.yaml", "tools: {a: 1}\n", "1:8: tools: expected a list of tools, got a mapping", 0},
+		{"no name", "a.yaml", "description: d\ncategory: c\n", "1:1: not a tool: there is no \"name\" field (keys here: description, category)", 0},
+		{"name not a string", "a.yaml", "name: [a, b]\ndescription: d\n", "1:7: name: expected a string, got a list", 1},
+		{"tags not a list", "a.yaml", "name: a\ndescription: d\ntags: foo\n", "3:7: tags: expected a list of strings, got a string (\"foo\")", 1},
+		{"tag item not a string", "a.yaml", "name: a\ndescription: d\ntags: [a, {b: c}]\n", "3:11: tags[1]: expected a string, got a mapping", 1},
+		{"duplicate key", "a.yaml", "name: a\ndescription: d\nname: b\n", "3:1: duplicate key \"name\" (first defined at line 1)", 1},
+		{"duplicate key in json", "a.json", "{\"name\": \"a\", \"description\": \"d\", \"description\": \"e\"}", "1:35: duplicate key \"description\" (first defined at line 1)", 1},
+		{"parameters and input_schema", "a.yaml", "name: a\ndescription: d\nparameters: []\ninput_schema: {type: object}\n", "4:1: both \"parameters\" (line 3) and \"input_schema\" define the input", 1},
+		{"input_schema and inputSchema", "a.yaml", "name: a\ndescription: d\ninput_schema: {type: object}\ninputSchema: {type: object}\n", "4:1: both \"input_schema\" (line 3) and \"inputSchema\" define the input", 1},
+		{"returns and output_schema", "a.yaml", "name: a\ndescription: d\nreturns: {x: string}\noutput_schema: {type: object}\n", "4:1: both \"returns\" (line 3) and \"output_schema\" define the output", 1},
+		{"input_schema as list", "a.yaml", "name: a\ndescription: d\ninput_schema:\n  - name: x\n", "4:3: input_schema: expected a JSON Schema object, got a list; the list form of parameters goes under \"parameters\"", 1},
+		{"parameters scalar", "a.yaml", "name: a\ndescription: d\nparameters: url\n", "3:13: parameters: expected a list of parameters or a JSON Schema object, got a string", 1},
+		{"parameter without name", "a.yaml", "name: a\ndescription: d\nparameters:\n  - type: string\n", "4:5: parameters[0]: missing name", 1},
+		{"parameter twice", "a.yaml", "name: a\ndescription: d\nparameters:\n  - name: x\n  - name: x\n", "5:5: parameters[1]: parameter \"x\" is already defined by parameters[0]", 1},
+		{"parameter item scalar", "a.yaml", "name: a\ndescription: d\nparameters: [x]\n", "3:14: parameters[0]: expected {name, type, description, required, ...}, got a string", 1},
+		{"required not a boolean", "a.yaml", "name: a\ndescription: d\nparameters:\n  - name: x\n    required: \"yes\"\n", "5:15: parameters[0].required: expected true or false, got a string (\"yes\")", 1},
+		{"returns list", "a.yaml", "name: a\ndescription: d\nreturns: [a]\n", "3:10: returns: expected a JSON Schema or a map of fields to types, got a list", 1},
+		{"returns field list", "a.yaml", "name: a\ndescription: d\nreturns:\n  x: [a]\n", "4:6: returns.x: expected a type name or {type, description}, got a list", 1},
+		{"output_schema scalar", "a.yaml", "name: a\ndescription: d\noutput_schema: object\n", "3:16: output_schema: expected a JSON Schema object, got a string", 1},
+		{"entry not a mapping", "a.yaml", "name: a\ndescription: d\nentry: http\n", "3:8: entry: expected a mapping, got a string", 1},
+		{"command as a string", "a.yaml", "name: a\ndescription: d\nentry:\n  type: command\n  command: wc -l\n", "5:12: entry.command: expected a list of arguments (no shell is used)", 1},
+		{"headers value list", "a.yaml", "name: a\ndescription: d\nentry:\n  type: http\n  headers: {X: [1]}\n", "5:16: entry.headers.X: expected a string, got a list", 1},
+		{"sdk type unknown", "a.yaml", "name: a\ndescription: d\ntype: object\n", "3:7: type: \"object\" is not a tool type", 1},
+		{"metadata not a mapping", "a.yaml", "name: a\ndescription: d\nmetadata: x\n", "3:11: metadata: expected a mapping", 1},
+		{"prerequisite list", "a.yaml", "name: a\ndescription: d\nprerequisites: [[x]]\n", "3:17: prerequisites[0]: expected a string or {condition, check_tool, action_if_not_met}, got a list", 1},
+		{"example not a mapping", "a.yaml", "name: a\ndescription: d\nexamples: [x]\n", "3:12: examples[0]: expected {scenario, params, expected}, got a string", 1},
+		{"example params list", "a.yaml", "name: a\ndescription: d\nexamples:\n  - params: [1]\n", "4:13: examples[0].params: expected a mapping, got a list", 1},
+		{"related tool string", "a.yaml", "name: a\ndescription: d\nrelated_tools: [b]\n", "3:17: related_tools[0]: expected {name, relation}, got a string", 1},
+		{"workflow step string", "a.yaml", "name: a\ndescription: d\nworkflow:\n  steps: [go]\n", "4:11: workflow.steps[0]: expected {step, action, tool or tools, condition}, got a string", 1},
+		{"annotation not boolean", "a.yaml", "name: a\ndescription: d\nannotations: {readOnlyHint: maybe}\n", "3:29: annotations.readOnlyHint: expected true or false, got a string (\"maybe\")", 1},
+		{"bind two sources", "a.yaml", "name: a\ndescription: d\nbind:\n  key: {env: A, value: b}\n", "4:8: bind.key: expected exactly one of {env: VAR}, {value: x} or {config: dotted.key}, got a mapping", 1},
+		{"bind unknown source", "a.yaml", "name: a\ndescription: d\nbind:\n  key: {file: x}\n", "4:9: bind.key: \"file\" is not a binding source; use env, value or config", 1},
+		{"bind empty env", "a.yaml", "name: a\ndescription: d\nbind:\n  key: {env: \"\"}\n", "4:14: bind.key.env: name the environment variable to read", 1},
+		{"runtime timeout", "a.yaml", "name: a\ndescription: d\nruntime:\n  timeout: 30 sec\n", "4:12: runtime.timeout: a string (\"30 sec\") is not a duration; write it like \"30s\", \"1m30s\" or a number of seconds", 1},
+		{"runtime negative timeout", "a.yaml", "name: a\ndescription: d\nruntime:\n  timeout: -1\n", "4:12: runtime.timeout: a number (-1) is not a duration", 1},
+		{"runtime retries", "a.yaml", "name: a\ndescription: d\nruntime:\n  retries: 2.5\n", "4:12: runtime.retries: expected a whole number from 0 to 100, got a number (2.5)", 1},
+		{"runtime backoff", "a.yaml", "name: a\ndescription: d\nruntime:\n  backoff: linear\n", "4:12: runtime.backoff: \"linear\" is not a backoff; use exponential (the default) or fixed", 1},
+		{"strict not boolean", "a.yaml", "name: a\ndescription: d\nstrict: 1\n", "3:9: strict: expected true or false, got a number (1)", 1},
+		{"non-finite number", "a.yaml", "name: a\ndescription: d\ninput_schema: {type: object, maximum: .inf}\n", "3:39: .inf has no JSON form", 1},
+		{"non-string key", "a.yaml", "name: a\ndescription: d\ninput_schema: {[a]: 1}\n", "3:16: mapping keys must be strings, got a list", 1},
+		{"merge of a scalar", "a.yaml", "name: a\ndescription: d\ninput_schema:\n  <<: 1\n", "4:7: the merge key << needs a mapping or a list of mappings, got a number (1)", 1},
+		{"recursive alias", "a.yaml", "name: a\ndescription: d\ninput_schema: &s {type: object, properties: {self: *s}}\n", "3:52: alias *s refers to a value that contains it", 1},
+		// Bytes.
+		{"binary", "a.yaml", "name: a\x00\x01", "1:8: binary data (a NUL byte)", 0},
+		{"invalid utf-8", "a.yaml", "name: a\ndescription: caf\xe9\n", "2:17: invalid UTF-8; save the file as UTF-8", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parse(t, tc.path, tc.src)
+			if len(f.Errors) == 0 {
+				t.Fatalf("no error; want %q", tc.want)
+			}
+			e := f.Errors[0]
+			got := fmt.Sprintf("%d:%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Msg)
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got  %q\nwant %q...", got, tc.want)
+			}
+			if !strings.HasPrefix(e.Error(), tc.path+":") {
+				t.Errorf("Error() %q does not start with the file", e.Error())
+			}
+			if len(f.Tools) != tc.tools {
+				t.Errorf("%d tools loaded, want %d", len(f.Tools), tc.tools)
+			}
+		})
+	}
+}
+
+func TestHostileInput(t *testing.T) {
+	t.Run("alias bomb", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("name: bomb\ndescription: d\ninput_schema:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+		for i := 1; i < 10; i++ {
+			fmt.Fprintf(&b, "  a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+		}
+		f := parse(t, "bomb.yaml", b.String())
+		if len(f.Errors) == 0 || !strings.Contains(f.Errors[0].Msg, "alias bomb") {
+			t.Fatalf("errors %v", f.Errors)
+		}
+	})
+	t.Run("deep nesting", func(t *testing.T) {
+		src := "name: deep\ndescription: d\ninput_schema: " + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n"
+		f := parse(t, "deep.yaml", src)
+		if len(f.Errors) == 0 {
+			t.Fatal("no error for 10,000 levels")
+		}
+	})
+	t.Run("too large", func(t *testing.T) {
+		f := ParseFile("big.yaml", make([]byte, MaxFileSize+1))
+		if len(f.Errors) != 1 || !strings.Contains(f.Errors[0].Msg, "more than the 16.0 MB") {
+			t.Fatalf("errors %v", f.Errors)
+		}
+	})
+}
+
+func FuzzParseFile(f *testing.F) {
+	for _, s := range []string{
+		"name: a\ndescription: d\nparameters:\n  - name: x\n    type: string\n",
+		"{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"}}",
+		"- {name: a}\n- b\n", "tools: [{name: x, returns: {a: string}}]", "a: &x [*x]", "<<: {name: q}",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := ParseFile("fuzz.yaml", data)
+		for _, tool := range file.Tools {
+			_ = tool.ToMap()
+			_ = tool.Span("/input_schema/properties/x/type")
+			_ = tool.KeySpan("/examples/0/params/x")
+		}
+		for _, e := range file.Errors {
+			_ = e.Error()
+		}
+	})
+}
