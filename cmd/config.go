@@ -16,11 +16,14 @@ import (
 // DefaultConfigFile is read from the working directory when present.
 const DefaultConfigFile = ".toolctl.yaml"
 
-// configKeys are the top-level keys of .toolctl.yaml this version knows.
+// configKeys are the top-level keys of .toolctl.yaml this version knows, with
+// the YAML tag their value must have.
 var configKeys = map[string]string{
-	"tools_dir": "directory of tool files used when no paths are given",
-	"no_color":  "true disables colour even on a terminal",
+	"tools_dir": "!!str",  // directory of tool files used when no paths are given
+	"no_color":  "!!bool", // true disables colour even on a terminal
 }
+
+var tagNames = map[string]string{"!!str": "a string", "!!bool": "true or false"}
 
 // readConfig reads and validates a config file. Unknown keys are errors with
 // their position, so a typo never silently does nothing.
@@ -41,7 +44,7 @@ func readConfig(path string) ([]byte, error) {
 		// Reuse the tool file parser's positioned syntax errors.
 		f := spec.ParseFile(path, data)
 		if len(f.Errors) > 0 {
-			return nil, fmt.Errorf("config file %s", f.Errors[0].Error())
+			return nil, f.Errors[0]
 		}
 		return nil, fmt.Errorf("config file %s: %v", path, err)
 	}
@@ -57,9 +60,17 @@ func readConfig(path string) ([]byte, error) {
 		known = append(known, k)
 	}
 	sort.Strings(known)
+	seen := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		k := root.Content[i]
-		if _, ok := configKeys[k.Value]; ok {
+		k, val := root.Content[i], root.Content[i+1]
+		if line, dup := seen[k.Value]; dup {
+			return nil, fmt.Errorf("%s:%d:%d: %q is set twice (first at line %d); remove one", path, k.Line, k.Column, k.Value, line)
+		}
+		seen[k.Value] = k.Line
+		if tag, ok := configKeys[k.Value]; ok {
+			if val.Kind != yaml.ScalarNode || val.ShortTag() != tag || (tag == "!!str" && val.Value == "") {
+				return nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %q", path, val.Line, val.Column, k.Value, tagNames[tag], val.Value)
+			}
 			continue
 		}
 		hint := ""

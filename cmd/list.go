@@ -30,6 +30,9 @@ code is 1; the other files are still listed.`,
   toolctl list tools/ more-tools/extra.yaml
   toolctl list --output json | jq '.tools[].name'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := app.configure(cmd); err != nil {
+				return err
+			}
 			if err := checkOutputFormat(opts.output, "text", "json"); err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -67,8 +68,15 @@ or argument, missing path, unknown tool, invalid config).`,
 		Version:       currentBuild().Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// Only a flag check here: settings are read by the commands that use
+		// them, so a broken config file never stops version or schema.
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return app.configure(cmd)
+			q, _ := cmd.Flags().GetBool("quiet")
+			v, _ := cmd.Flags().GetBool("verbose")
+			if q && v {
+				return usageError(errors.New("--quiet and --verbose cannot be used together"))
+			}
+			return nil
 		},
 	}
 	pf := root.PersistentFlags()
@@ -92,16 +100,38 @@ or argument, missing path, unknown tool, invalid config).`,
 		newCmdVersion(app),
 	)
 	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			// Cobra prints help and exits 0 for an unknown shell.
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(c *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return usageError(fmt.Errorf("name a shell: toolctl completion bash|zsh|fish|powershell"))
+				}
+				return usageError(fmt.Errorf("unknown shell %q; toolctl completes bash, zsh, fish and powershell", args[0]))
+			}
+		}
+	}
 	return root
 }
 
-// configure resolves settings once per invocation.
+// configure resolves settings once per invocation. Only commands that use
+// settings call it, so a broken config file never stops version or schema.
 func (app *App) configure(cmd *cobra.Command) error {
 	if app.configured {
 		return nil
 	}
 	app.configured = true
-	flags := cmd.Root().PersistentFlags()
+	// The command's own flag set holds the parsed values of inherited
+	// persistent flags (also while completing).
+	flags := cmd.Flags()
+	for _, env := range []string{"TOOLCTL_NO_COLOR", "TOOLCTL_QUIET", "TOOLCTL_VERBOSE"} {
+		if val := app.Getenv(env); val != "" {
+			if _, err := strconv.ParseBool(val); err != nil {
+				return usageError(fmt.Errorf("%s=%q is not a boolean; use true or false", env, val))
+			}
+		}
+	}
 	v := viper.New()
 	v.SetEnvPrefix("TOOLCTL")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
@@ -149,7 +179,13 @@ func (app *App) configure(cmd *cobra.Command) error {
 	if app.Quiet && app.Verbose {
 		return usageError(errors.New("--quiet and --verbose cannot be used together"))
 	}
-	noColor := v.GetBool("no_color") || app.Getenv("NO_COLOR") != "" || app.Getenv("TERM") == "dumb"
+	// NO_COLOR (no-color.org) sits between our own env var and the config
+	// file: an explicit flag or TOOLCTL_NO_COLOR overrides it.
+	noColor := v.GetBool("no_color")
+	if !flags.Changed("no-color") && app.Getenv("TOOLCTL_NO_COLOR") == "" && app.Getenv("NO_COLOR") != "" {
+		noColor = true
+	}
+	noColor = noColor || app.Getenv("TERM") == "dumb"
 	app.Color = app.IO.StdoutTTY && !noColor
 	app.ColorErr = app.IO.StderrTTY && !noColor
 	return nil

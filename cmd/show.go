@@ -30,7 +30,12 @@ The tool is looked up in the given paths (default: the tools directory).`,
 		Example: `  toolctl show http_request
   toolctl show calculator --output json
   toolctl show browser_navigate ../other-project/tools`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError(fmt.Errorf("show needs the name of a tool, e.g. toolctl show http_request; 'toolctl list' lists them"))
+			}
+			return nil
+		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveDefault
@@ -38,6 +43,9 @@ The tool is looked up in the given paths (default: the tools directory).`,
 			return app.completeToolNames(cmd), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := app.configure(cmd); err != nil {
+				return err
+			}
 			if err := checkOutputFormat(opts.output, "yaml", "json"); err != nil {
 				return err
 			}
@@ -86,9 +94,9 @@ func runShow(opts *showOptions) error {
 	if _, err := app.IO.Out.Write(out); err != nil {
 		return err
 	}
-	// Problems in the tool's own file mean the model above is incomplete.
-	if len(t.File.Errors) > 0 {
-		printFileErrors(app.IO.ErrOut, app.stderrStyles(), t.File.Errors)
+	// Problems in the tool's own definition mean the model above is incomplete.
+	if errs := t.Errors(); len(errs) > 0 {
+		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
 		return problemsFound()
 	}
 	return nil

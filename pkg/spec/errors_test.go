@@ -28,6 +28,8 @@ func TestParseErrors(t *testing.T) {
 		{"only comments", "a.yaml", "# nothing\n", "1:1: no tool in this file", 0},
 		{"scalar document", "a.yaml", "just text\n", "1:1: expected a tool definition (a mapping with name, description, ...) or a list of them, got a string", 0},
 		{"list item not a mapping", "a.yaml", "- name: a\n  description: d\n- oops\n", "3:3: expected a tool (a mapping with name, description, ...), got a string (\"oops\")", 1},
+		{"empty list", "a.yaml", "[]\n", "1:1: no tool in this file: the list is empty", 0},
+		{"empty tools list", "a.yaml", "tools: []\n", "1:8: no tool in this file: the tools list is empty", 0},
 		{"tools not a list", "a.yaml", "tools: {a: 1}\n", "1:8: tools: expected a list of tools, got a mapping", 0},
 		{"no name", "a.yaml", "description: d\ncategory: c\n", "1:1: not a tool: there is no \"name\" field (keys here: description, category)", 0},
 		{"name not a string", "a.yaml", "name: [a, b]\ndescription: d\n", "1:7: name: expected a string, got a list", 1},
@@ -120,6 +122,50 @@ func TestHostileInput(t *testing.T) {
 			t.Fatalf("errors %v", f.Errors)
 		}
 	})
+}
+
+func TestUTF16(t *testing.T) {
+	src := "name: wide\ndescription: \"ü\"\ntags: x\n"
+	for _, bom := range []string{"le", "be"} {
+		var data []byte
+		if bom == "le" {
+			data = append(data, 0xFF, 0xFE)
+		} else {
+			data = append(data, 0xFE, 0xFF)
+		}
+		for _, r := range src {
+			if bom == "le" {
+				data = append(data, byte(r), byte(r>>8))
+			} else {
+				data = append(data, byte(r>>8), byte(r))
+			}
+		}
+		f := ParseFile("w.yaml", data)
+		if len(f.Tools) != 1 || f.Tools[0].Description != "ü" {
+			t.Fatalf("%s: tools %v errors %v", bom, f.Tools, f.Errors)
+		}
+		// Positions and source lines are those of the UTF-8 text.
+		if len(f.Errors) != 1 || f.Errors[0].Span.Start != (Pos{3, 7}) || f.Line(3) != "tags: x" {
+			t.Fatalf("%s: errors %v, line %q", bom, f.Errors, f.Line(3))
+		}
+	}
+}
+
+func TestToolErrorsBelongToTheirTool(t *testing.T) {
+	f := parse(t, "m.yaml", "- name: alpha\n  description: d\n- name: beta\n  description: d\n  tags: x\n")
+	if len(f.Tools) != 2 || len(f.Errors) != 1 {
+		t.Fatalf("tools %d errors %v", len(f.Tools), f.Errors)
+	}
+	if errs := f.Tools[0].Errors(); len(errs) != 0 {
+		t.Errorf("alpha has beta's errors: %v", errs)
+	}
+	if errs := f.Tools[1].Errors(); len(errs) != 1 {
+		t.Errorf("beta errors %v", errs)
+	}
+	single := parse(t, "s.yaml", "name: a\ndescription: d\ntags: x\n")
+	if len(single.Tools[0].Errors()) != 1 {
+		t.Error("a single tool owns its file's errors")
+	}
 }
 
 func FuzzParseFile(f *testing.F) {

@@ -15,6 +15,8 @@ import (
 
 	goccy "github.com/goccy/go-yaml"
 	goccyparser "github.com/goccy/go-yaml/parser"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 	"gopkg.in/yaml.v3"
 )
 
@@ -55,12 +57,22 @@ func (f *File) parse(d *decoder) {
 		f.fail(Pos{1, 1}, "file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(len(data)), humanSize(MaxFileSize))
 		return
 	}
+	// UTF-16 (with a byte order mark) is valid YAML; read it as UTF-8 so
+	// positions and source lines work the same.
+	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
+		utf8Data, _, err := transform.Bytes(unicode.BOMOverride(unicode.UTF8.NewDecoder()), data)
+		if err != nil {
+			f.fail(Pos{1, 1}, "invalid UTF-16: %v; save the file as UTF-8", err)
+			return
+		}
+		data = utf8Data
+		f.Data = data
+	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		f.fail(f.PosAt(i), "binary data (a NUL byte); a tool file is YAML or JSON text")
 		return
 	}
-	utf16 := bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF})
-	if !utf16 && !utf8.Valid(data) {
+	if !utf8.Valid(data) {
 		f.fail(f.PosAt(firstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
 		return
 	}
@@ -109,6 +121,9 @@ func (f *File) document(d *decoder, root *yaml.Node, index int) int {
 				d.errorf(tools, "/tools", "tools: expected a list of tools, got %s", kindName(tools))
 				return index
 			}
+			if len(list.Content) == 0 {
+				d.errorf(tools, "/tools", "no tool in this file: the tools list is empty")
+			}
 			for i, item := range list.Content {
 				index = f.listItem(d, item, "/tools/"+strconv.Itoa(i), index)
 			}
@@ -117,6 +132,9 @@ func (f *File) document(d *decoder, root *yaml.Node, index int) int {
 		f.addTool(d.tool(root, "", index))
 		return index + 1
 	case yaml.SequenceNode:
+		if len(root.Content) == 0 {
+			d.errorf(root, "", "no tool in this file: the list is empty")
+		}
 		for i, item := range root.Content {
 			index = f.listItem(d, item, "/"+strconv.Itoa(i), index)
 		}

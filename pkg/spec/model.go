@@ -111,6 +111,24 @@ func (t *Tool) Input() *Map {
 	return m
 }
 
+// Errors returns the problems of the tool's own definition: every error of
+// its file when it is the file's only tool, else those located inside it.
+func (t *Tool) Errors() []*Error {
+	if t.File == nil {
+		return nil
+	}
+	if len(t.File.Tools) == 1 {
+		return t.File.Errors
+	}
+	var out []*Error
+	for _, e := range t.File.Errors {
+		if e.Pointer == t.basePtr || strings.HasPrefix(e.Pointer, t.basePtr+"/") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Node returns the YAML node of the tool in its file.
 func (t *Tool) Node() *yaml.Node { return t.node }
 

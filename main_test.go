@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/toolctl/toolctl/cmd"
+)
+
+// TestMain lets the test binary act as the toolctl command: testscript puts
+// a copy of it named "toolctl" on the scripts' PATH.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"toolctl": func() { os.Exit(cmd.Main()) },
+	})
+}
+
+// TestScript runs the end-to-end scripts in testdata/script. Every script
+// starts in an empty $WORK with:
+//
+//   - $WORK/bundled: a copy of the repository's tools directory;
+//   - HOME=$WORK and no TOOLCTL_*, NO_COLOR or TERM variables;
+//   - the extra commands exitcode, jsonvalid and utf16 (see below).
+func TestScript(t *testing.T) {
+	bundled, err := filepath.Abs("tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(bundled); err != nil || !info.IsDir() {
+		t.Fatalf("the bundled tools directory %s is missing", bundled)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			// testscript builds the environment from scratch, but be
+			// explicit: nothing that changes toolctl's settings may leak in.
+			vars := env.Vars[:0]
+			for _, kv := range env.Vars {
+				name, _, _ := strings.Cut(kv, "=")
+				if strings.HasPrefix(name, "TOOLCTL_") || name == "NO_COLOR" || name == "TERM" {
+					continue
+				}
+				vars = append(vars, kv)
+			}
+			env.Vars = vars
+			env.Setenv("HOME", env.WorkDir)
+			return copyDir(bundled, filepath.Join(env.WorkDir, "bundled"))
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode":  cmdExitCode,
+			"jsonvalid": cmdJSONValid,
+			"utf16":     cmdUTF16,
+		},
+	})
+}
+
+// cmdExitCode implements "exitcode N program [args...]": it runs program
+// like exec, keeps its stdout and stderr for the next stdout/stderr/cmp
+// commands, and fails unless the exit status is exactly N. Because a Go panic
+// also exits with status 2, it fails too when stderr shows a panic.
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exitcode (give the expected code instead)")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: exitcode N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if stderr := ts.ReadFile("stderr"); strings.HasPrefix(stderr, "panic:") || strings.Contains(stderr, "\ngoroutine ") {
+		ts.Fatalf("%s panicked", args[1])
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdJSONValid implements "jsonvalid file": the file (or stdout/stderr, as
+// in cmp) must hold exactly one JSON value.
+func cmdJSONValid(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: jsonvalid file")
+	}
+	data := ts.ReadFile(args[0])
+	dec := json.NewDecoder(strings.NewReader(data))
+	var v any
+	err := dec.Decode(&v)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("more than one JSON value")
+	}
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("%s is not valid JSON: %v", args[0], err)
+	case err == nil && neg:
+		ts.Fatalf("%s is valid JSON", args[0])
+	}
+}
+
+// cmdUTF16 implements "utf16 src dst": dst is src in UTF-16LE with a BOM,
+// the encoding Windows PowerShell redirections write.
+func cmdUTF16(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: utf16 src dst")
+	}
+	units := utf16.Encode([]rune(ts.ReadFile(args[0])))
+	out := []byte{0xFF, 0xFE}
+	for _, u := range units {
+		out = binary.LittleEndian.AppendUint16(out, u)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out, 0o666))
+}
+
+// copyDir copies the regular files of a directory tree.
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o777)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o666)
+	})
+}
