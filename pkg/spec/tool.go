@@ -168,7 +168,7 @@ func (t *Tool) unknown(d *decoder, k string, v *yaml.Node, ptr string) {
 		t.Unknown = NewMap(1)
 	}
 	t.Unknown.Set(k, d.value(v, ptr, 1))
-	t.UnknownFields = append(t.UnknownFields, t.rel(ptr))
+	t.unknownAt(ptr)
 }
 
 // rel turns a document pointer into one relative to the tool node.
@@ -351,7 +351,7 @@ func (d *decoder) metadata(t *Tool, v *yaml.Node, ptr string) {
 				from("documentation_url", k)
 			}
 		default:
-			t.UnknownFields = append(t.UnknownFields, t.rel(kp))
+			t.unknownAt(kp)
 		}
 	}
 }
@@ -414,7 +414,7 @@ func (d *decoder) entry(t *Tool, v *yaml.Node, ptr string) *Entry {
 				e.Extra = NewMap(1)
 			}
 			e.Extra.Set(k, d.value(v, kp, 2))
-			t.UnknownFields = append(t.UnknownFields, t.rel(kp))
+			t.unknownAt(kp)
 		}
 	}
 	return e
@@ -459,7 +459,7 @@ func (d *decoder) prerequisites(t *Tool, v *yaml.Node, ptr string) []Prerequisit
 				case "action_if_not_met":
 					pr.ActionIfNotMet = d.str(p.value, kp, "prerequisites.action_if_not_met")
 				default:
-					t.UnknownFields = append(t.UnknownFields, t.rel(kp))
+					t.unknownAt(kp)
 				}
 			}
 			out = append(out, pr)
@@ -470,21 +470,31 @@ func (d *decoder) prerequisites(t *Tool, v *yaml.Node, ptr string) []Prerequisit
 	return out
 }
 
-func (d *decoder) examples(t *Tool, v *yaml.Node, ptr string) []Example {
-	n := d.list(v, ptr, "examples")
+// objects reads a list of mappings: an item that is not a mapping is
+// reported with the expected shape; each mapping's pairs go to each.
+func (d *decoder) objects(v *yaml.Node, ptr, field, shape string, each func(i int, ip string, ps []pair)) {
+	n := d.list(v, ptr, field)
 	if n == nil {
-		return nil
+		return
 	}
-	out := make([]Example, 0, len(n.Content))
 	for i, item := range n.Content {
 		ip := ptr + "/" + strconv.Itoa(i)
 		it := resolve(item)
 		if it == nil || it.Kind != yaml.MappingNode {
-			d.errorf(item, ip, "examples[%d]: expected {scenario, params, expected}, got %s", i, kindName(item))
+			d.errorf(item, ip, "%s[%d]: expected %s, got %s", field, i, shape, kindName(item))
 			continue
 		}
+		each(i, ip, d.pairs(it, ip))
+	}
+}
+
+func (t *Tool) unknownAt(ptr string) { t.UnknownFields = append(t.UnknownFields, t.rel(ptr)) }
+
+func (d *decoder) examples(t *Tool, v *yaml.Node, ptr string) []Example {
+	var out []Example
+	d.objects(v, ptr, "examples", "{scenario, params, expected}", func(i int, ip string, ps []pair) {
 		var ex Example
-		for _, p := range d.pairs(it, ip) {
+		for _, p := range ps {
 			kp := ip + "/" + escapeToken(p.key.Value)
 			switch p.key.Value {
 			case "scenario":
@@ -496,29 +506,19 @@ func (d *decoder) examples(t *Tool, v *yaml.Node, ptr string) []Example {
 			case "expected":
 				ex.Expected = d.value(p.value, kp, 2)
 			default:
-				t.UnknownFields = append(t.UnknownFields, t.rel(kp))
+				t.unknownAt(kp)
 			}
 		}
 		out = append(out, ex)
-	}
+	})
 	return out
 }
 
 func (d *decoder) relatedTools(t *Tool, v *yaml.Node, ptr string) []RelatedTool {
-	n := d.list(v, ptr, "related_tools")
-	if n == nil {
-		return nil
-	}
-	out := make([]RelatedTool, 0, len(n.Content))
-	for i, item := range n.Content {
-		ip := ptr + "/" + strconv.Itoa(i)
-		it := resolve(item)
-		if it == nil || it.Kind != yaml.MappingNode {
-			d.errorf(item, ip, "related_tools[%d]: expected {name, relation}, got %s", i, kindName(item))
-			continue
-		}
+	var out []RelatedTool
+	d.objects(v, ptr, "related_tools", "{name, relation}", func(_ int, ip string, ps []pair) {
 		var rt RelatedTool
-		for _, p := range d.pairs(it, ip) {
+		for _, p := range ps {
 			kp := ip + "/" + escapeToken(p.key.Value)
 			switch p.key.Value {
 			case "name":
@@ -526,11 +526,11 @@ func (d *decoder) relatedTools(t *Tool, v *yaml.Node, ptr string) []RelatedTool 
 			case "relation":
 				rt.Relation = d.str(p.value, kp, "related_tools.relation")
 			default:
-				t.UnknownFields = append(t.UnknownFields, t.rel(kp))
+				t.unknownAt(kp)
 			}
 		}
 		out = append(out, rt)
-	}
+	})
 	return out
 }
 
@@ -546,19 +546,9 @@ func (d *decoder) workflow(t *Tool, v *yaml.Node, ptr string) *Workflow {
 		case "name":
 			w.Name = d.str(p.value, kp, "workflow.name")
 		case "steps":
-			steps := d.list(p.value, kp, "workflow.steps")
-			if steps == nil {
-				continue
-			}
-			for i, item := range steps.Content {
-				ip := kp + "/" + strconv.Itoa(i)
-				it := resolve(item)
-				if it == nil || it.Kind != yaml.MappingNode {
-					d.errorf(item, ip, "workflow.steps[%d]: expected {step, action, tool or tools, condition}, got %s", i, kindName(item))
-					continue
-				}
+			d.objects(p.value, kp, "workflow.steps", "{step, action, tool or tools, condition}", func(_ int, ip string, ps []pair) {
 				var st WorkflowStep
-				for _, sp := range d.pairs(it, ip) {
+				for _, sp := range ps {
 					sk := ip + "/" + escapeToken(sp.key.Value)
 					switch sp.key.Value {
 					case "step":
@@ -572,13 +562,13 @@ func (d *decoder) workflow(t *Tool, v *yaml.Node, ptr string) *Workflow {
 					case "condition":
 						st.Condition = d.str(sp.value, sk, "workflow.steps.condition")
 					default:
-						t.UnknownFields = append(t.UnknownFields, t.rel(sk))
+						t.unknownAt(sk)
 					}
 				}
 				w.Steps = append(w.Steps, st)
-			}
+			})
 		default:
-			t.UnknownFields = append(t.UnknownFields, t.rel(kp))
+			t.unknownAt(kp)
 		}
 	}
 	return w
@@ -605,7 +595,7 @@ func (d *decoder) annotations(t *Tool, v *yaml.Node, ptr string) *Annotations {
 		case "openWorldHint":
 			a.OpenWorldHint = d.boolean(p.value, kp, "annotations."+k)
 		default:
-			t.UnknownFields = append(t.UnknownFields, t.rel(kp))
+			t.unknownAt(kp)
 		}
 	}
 	return a
@@ -682,7 +672,7 @@ func (d *decoder) runtime(t *Tool, v *yaml.Node, ptr string) *Runtime {
 		case "retry_non_idempotent":
 			r.RetryNonIdempotent = d.boolean(p.value, kp, field)
 		default:
-			t.UnknownFields = append(t.UnknownFields, t.rel(kp))
+			t.unknownAt(kp)
 		}
 	}
 	return r
