@@ -143,12 +143,12 @@ func (app *App) configure(cmd *cobra.Command) error {
 		}
 	}
 
-	path, explicit := flags.Lookup("config").Value.String(), true
+	// A named config file must exist; the default one is optional.
+	path := flags.Lookup("config").Value.String()
 	if path == "" {
 		path = app.Getenv("TOOLCTL_CONFIG")
 	}
 	if path == "" {
-		explicit = false
 		if _, err := os.Stat(DefaultConfigFile); err == nil {
 			path = DefaultConfigFile
 		}
@@ -156,16 +156,11 @@ func (app *App) configure(cmd *cobra.Command) error {
 	if path != "" {
 		data, err := readConfig(path)
 		if err != nil {
-			if !explicit && errors.Is(err, os.ErrNotExist) {
-				path = ""
-			} else {
-				return usageError(err)
-			}
-		} else {
-			v.SetConfigType("yaml")
-			if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-				return usageError(fmt.Errorf("config file %s: %v", path, err))
-			}
+			return usageError(err)
+		}
+		v.SetConfigType("yaml")
+		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+			return usageError(fmt.Errorf("config file %s: %v", path, err))
 		}
 	}
 	app.ConfigFile = path
@@ -176,7 +171,7 @@ func (app *App) configure(cmd *cobra.Command) error {
 	}
 	app.Quiet = v.GetBool("quiet")
 	app.Verbose = v.GetBool("verbose")
-	if app.Quiet && app.Verbose {
+	if app.Quiet && app.Verbose { // e.g. TOOLCTL_QUIET=1 with -v
 		return usageError(errors.New("--quiet and --verbose cannot be used together"))
 	}
 	// NO_COLOR (no-color.org) sits between our own env var and the config
