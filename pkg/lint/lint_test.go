@@ -1,0 +1,113 @@
+package lint
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden .out files")
+
+const fixtures = "../../testdata/lint"
+
+func lintPaths(t *testing.T, paths ...string) []Finding {
+	t.Helper()
+	set, err := spec.Load(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Run(set, Config{})
+}
+
+func render(fs []Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		f.File = filepath.Base(f.File)
+		b.WriteString(f.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Each testdata/lint/err/<rule>.yaml (rule ID with _ for -, so that the tool
+// inside can be named after its file) must produce exactly its .out, which
+// must include the rule it is named after.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(fixtures, "err", "*.yaml"))
+	covered := map[string]bool{}
+	for _, p := range files {
+		rule := strings.ReplaceAll(strings.TrimSuffix(filepath.Base(p), ".yaml"), "_", "-")
+		t.Run(rule, func(t *testing.T) {
+			got := render(lintPaths(t, p))
+			out := strings.TrimSuffix(p, ".yaml") + ".out"
+			if *update {
+				if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatalf("%v (run go test ./pkg/lint -update and review the file)", err)
+			}
+			if got != string(want) {
+				t.Errorf("findings differ from %s\n got:\n%s\nwant:\n%s", out, got, want)
+			}
+			if !strings.Contains(got, "["+rule+"]") {
+				t.Errorf("the fixture does not trigger %s", rule)
+			}
+			covered[rule] = true
+		})
+	}
+	for _, r := range Rules() {
+		if !covered[r.ID] {
+			t.Errorf("rule %s has no fixture testdata/lint/err/%s.yaml", r.ID, strings.ReplaceAll(r.ID, "-", "_"))
+		}
+	}
+}
+
+func TestOKFixturesAndBundledToolsAreClean(t *testing.T) {
+	for _, dir := range []string{filepath.Join(fixtures, "ok"), "../../tools"} {
+		if fs := lintPaths(t, dir); len(fs) > 0 {
+			t.Errorf("%s: unexpected findings:\n%s", dir, render(fs))
+		}
+	}
+}
+
+func TestRulesAreDocumented(t *testing.T) {
+	for _, r := range Rules() {
+		if r.Description == "" || !strings.Contains(r.Explain, "Bad:") || !strings.Contains(r.Explain, "Good:") {
+			t.Errorf("%s: needs a description and an explain text with Bad: and Good: examples", r.ID)
+		}
+		if (r.Tool == nil) == (r.Set == nil) && r.ID != ParseErrorID {
+			t.Errorf("%s: set exactly one of Tool and Set", r.ID)
+		}
+	}
+}
+
+func TestConfigSeverities(t *testing.T) {
+	set, err := spec.Load([]string{filepath.Join(fixtures, "err", "version_semver.yaml"), filepath.Join(fixtures, "err", "parse_error.yaml"), filepath.Join(fixtures, "err", "name_matches_file.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := Run(set, Config{Severities: map[string]Severity{"version-semver": Off, ParseErrorID: Warning, "name-matches-file": Info}})
+	got := render(fs)
+	if strings.Contains(got, "version-semver]") || !strings.Contains(got, "warning: YAML syntax error") || !strings.Contains(got, "info: the tool is named") {
+		t.Errorf("severity overrides not applied:\n%s", got)
+	}
+	fs = Run(set, Config{Limits: Limits{DescriptionMax: 10}})
+	if !strings.Contains(render(fs), "more than 10") {
+		t.Errorf("limit override not applied")
+	}
+}
+
+func TestToSnake(t *testing.T) {
+	for in, want := range map[string]string{"HttpRequest": "http_request", "http-request": "http_request", "Summarize Detection": "summarize_detection", "math.factorial": "math_factorial", "2fa": "tool_2fa"} {
+		if got := toSnake(in); got != want {
+			t.Errorf("toSnake(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
