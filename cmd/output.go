@@ -13,8 +13,8 @@ import (
 // styles renders emphasis only when colour is on, so piped output is plain
 // and byte-stable.
 type styles struct {
-	header, faint, err lipgloss.Style
-	on                 bool
+	header, err lipgloss.Style
+	on          bool
 }
 
 // styles for stdout; stderrStyles for stderr (each stream is a TTY or not).
@@ -27,7 +27,6 @@ func (app *App) newStyles(w io.Writer, on bool) styles {
 	r.SetColorProfile(termenv.ANSI)
 	return styles{
 		header: r.NewStyle().Bold(true),
-		faint:  r.NewStyle().Faint(true),
 		err:    r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true),
 		on:     on,
 	}

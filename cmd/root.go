@@ -21,12 +21,11 @@ type App struct {
 	IO     *IOStreams
 	Getenv func(string) string
 
-	ConfigFile string // the config file read, "" for none
-	ToolsDir   string
-	Color      bool // colour on stdout
-	ColorErr   bool // colour on stderr
-	Quiet      bool
-	Verbose    bool
+	ToolsDir string
+	Color    bool // colour on stdout
+	ColorErr bool // colour on stderr
+	Quiet    bool
+	Verbose  bool
 
 	configured bool
 }
@@ -163,7 +162,6 @@ func (app *App) configure(cmd *cobra.Command) error {
 			return usageError(fmt.Errorf("config file %s: %v", path, err))
 		}
 	}
-	app.ConfigFile = path
 
 	app.ToolsDir = v.GetString("tools_dir")
 	if path != "" && !flags.Changed("tools-dir") && app.Getenv("TOOLCTL_TOOLS_DIR") == "" && v.InConfig("tools_dir") {

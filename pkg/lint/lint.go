@@ -68,14 +68,11 @@ type Rule struct {
 	Set  func(r *Reporter, tools []*spec.Tool)
 }
 
-var (
-	registryMu sync.Mutex
-	registry   = map[string]*Rule{}
-)
+// registry is filled by package initialisation (one register call per
+// rule file) and only read afterwards.
+var registry = map[string]*Rule{}
 
 func register(r *Rule) *Rule {
-	registryMu.Lock()
-	defer registryMu.Unlock()
 	if _, dup := registry[r.ID]; dup {
 		panic("lint: rule registered twice: " + r.ID)
 	}
@@ -149,7 +146,6 @@ type Reporter struct {
 	rule     *Rule
 	severity Severity
 	limits   Limits
-	config   *Config
 	findings []Finding
 }
 
@@ -174,15 +170,13 @@ func (r *Reporter) add(file string, span spec.Span, format string, args ...any) 
 // enabled rule runs. Findings are sorted by file, line, column and rule.
 func Run(set *spec.Set, cfg Config) []Finding {
 	var findings []Finding
-	for _, e := range set.Errors() {
-		findings = append(findings, Finding{File: e.File, Span: e.Span, Severity: Error, Rule: ParseErrorID, Message: e.Msg})
-	}
+	parseSeverity := Error
 	if s, ok := cfg.Severities[ParseErrorID]; ok {
-		findings = findings[:0:0]
-		if s != Off {
-			for _, e := range set.Errors() {
-				findings = append(findings, Finding{File: e.File, Span: e.Span, Severity: s, Rule: ParseErrorID, Message: e.Msg})
-			}
+		parseSeverity = s
+	}
+	if parseSeverity != Off {
+		for _, e := range set.Errors() {
+			findings = append(findings, Finding{File: e.File, Span: e.Span, Severity: parseSeverity, Rule: ParseErrorID, Message: e.Msg})
 		}
 	}
 	var toolRules, setRules []*Reporter
@@ -195,7 +189,7 @@ func Run(set *spec.Set, cfg Config) []Finding {
 		if sev == Off || (rule.Tool == nil && rule.Set == nil) {
 			continue
 		}
-		rep := &Reporter{rule: rule, severity: sev, limits: limits, config: &cfg}
+		rep := &Reporter{rule: rule, severity: sev, limits: limits}
 		if rule.Tool != nil {
 			toolRules = append(toolRules, rep)
 		} else {

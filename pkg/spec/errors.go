@@ -37,6 +37,3 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
-
-// Pos returns the start position.
-func (e *Error) Pos() Pos { return e.Span.Start }

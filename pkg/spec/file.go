@@ -51,10 +51,14 @@ func (f *File) fail(p Pos, format string, args ...any) {
 	f.Errors = append(f.Errors, &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: fmt.Sprintf(format, args...)})
 }
 
+func (f *File) tooLarge(size int) {
+	f.fail(Pos{1, 1}, "file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(size), humanSize(MaxFileSize))
+}
+
 func (f *File) parse(d *decoder) {
 	data := f.Data
 	if len(data) > MaxFileSize {
-		f.fail(Pos{1, 1}, "file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(len(data)), humanSize(MaxFileSize))
+		f.tooLarge(len(data))
 		return
 	}
 	// UTF-16 (with a byte order mark) is valid YAML; read it as UTF-8 so

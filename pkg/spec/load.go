@@ -112,7 +112,7 @@ func ReadFile(path string) *File {
 	}
 	if err == nil && info.Size() > MaxFileSize {
 		f := &File{Path: path}
-		f.fail(Pos{1, 1}, "file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(int(info.Size())), humanSize(MaxFileSize))
+		f.tooLarge(int(info.Size()))
 		return f
 	}
 	data, err := os.ReadFile(path)

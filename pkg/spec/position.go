@@ -2,7 +2,6 @@ package spec
 
 import (
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -165,19 +164,4 @@ func (t *Tool) translateParamList(key string, rest []string) []string {
 		}
 	}
 	return out
-}
-
-// FieldPointer builds a canonical pointer from path parts, escaping each.
-func FieldPointer(parts ...any) string {
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteByte('/')
-		switch v := p.(type) {
-		case int:
-			b.WriteString(strconv.Itoa(v))
-		case string:
-			b.WriteString(escapeToken(v))
-		}
-	}
-	return b.String()
 }
