@@ -6,6 +6,7 @@ package lint
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -62,10 +63,38 @@ type Rule struct {
 	Description string
 	// Explain is the --explain text: why, a bad and a good example.
 	Explain string
+	// Profiles lists the profiles the rule belongs to; nil means only
+	// ProfileDefault.
+	Profiles []string
+	// Target, when set, names the provider pack (--target) that enables
+	// the rule; such rules are off otherwise.
+	Target string
 	// Exactly one of Tool (run per tool, concurrently) and Set (run once
 	// over every tool) is set.
 	Tool func(r *Reporter, t *spec.Tool)
 	Set  func(r *Reporter, tools []*spec.Tool)
+}
+
+// Profiles.
+const (
+	ProfileDefault = "default"
+	// ProfileFeagent reproduces the Feagent loader's verdicts and nothing
+	// more: required name/description/category/entry, known category and
+	// entry type (case-insensitive), Feagent's parameter types.
+	ProfileFeagent = "feagent"
+)
+
+// ProfileNames lists the profiles.
+var ProfileNames = []string{ProfileDefault, ProfileFeagent}
+
+// Targets lists the provider packs of --target.
+var Targets = []string{"openai", "anthropic", "gemini", "mcp"}
+
+func (r *Rule) inProfile(p string) bool {
+	if r.Profiles == nil {
+		return p == ProfileDefault
+	}
+	return slices.Contains(r.Profiles, p)
 }
 
 // registry is filled by package initialisation (one register call per
@@ -98,11 +127,60 @@ func Lookup(id string) (*Rule, bool) {
 
 // Config tunes a run. The zero value is the default profile.
 type Config struct {
+	// Profile is ProfileDefault ("" too) or ProfileFeagent.
+	Profile string
+	// Targets enables the provider packs named (see Targets).
+	Targets []string
 	// Severities overrides rule severities (Off disables).
 	Severities map[string]Severity
-	Limits     Limits
-	// Categories is the allowed set; nil means DefaultCategories.
+	// Overrides change severities for the files they match; the last
+	// matching override wins.
+	Overrides []Override
+	Limits    Limits
+	// Categories is the allowed set; nil means DefaultCategories. Set, it
+	// applies to every tool with a category, not just Feagent ones.
 	Categories []string
+}
+
+// Override sets rule severities for files matching any of its globs
+// (slash-separated, relative to Root; ** matches across directories).
+type Override struct {
+	Files []string
+	Rules map[string]Severity
+	// Root is the directory the globs are relative to ("" is the working
+	// directory), normally the config file's directory.
+	Root string
+}
+
+func (c *Config) profile() string {
+	if c.Profile == "" {
+		return ProfileDefault
+	}
+	return c.Profile
+}
+
+// enabled tells whether rule runs at all in this configuration, and its
+// severity before per-file overrides.
+func (c *Config) enabled(rule *Rule) (Severity, bool) {
+	if !rule.inProfile(c.profile()) || (rule.Target != "" && !slices.Contains(c.Targets, rule.Target)) {
+		return Off, false
+	}
+	sev := rule.Severity
+	if c.profile() == ProfileFeagent {
+		sev = Error // Feagent's verdict is pass or fail
+	}
+	if s, ok := c.Severities[rule.ID]; ok {
+		sev = s
+	}
+	if sev != Off {
+		return sev, true
+	}
+	for _, o := range c.Overrides {
+		if s, ok := o.Rules[rule.ID]; ok && s != Off {
+			return sev, true
+		}
+	}
+	return Off, false
 }
 
 // Limits are the configurable sizes.
@@ -141,16 +219,31 @@ func (c *Config) limits() Limits {
 	return l
 }
 
-// Reporter collects the findings of one rule run.
+// Reporter collects the findings of one rule run and gives rules what they
+// share: the configuration and, per tool, the compiled input schema.
 type Reporter struct {
 	rule     *Rule
 	severity Severity
+	cfg      *Config
 	limits   Limits
+	tool     *toolState
 	findings []Finding
 }
 
 // Limits returns the limits in force.
 func (r *Reporter) Limits() Limits { return r.limits }
+
+// Profile returns the profile in force.
+func (r *Reporter) Profile() string { return r.cfg.profile() }
+
+// Categories returns the allowed categories, and whether the configuration
+// set them explicitly.
+func (r *Reporter) Categories() ([]string, bool) {
+	if r.cfg.Categories != nil {
+		return r.cfg.Categories, true
+	}
+	return DefaultCategories, false
+}
 
 // Report adds a finding at the value of a canonical pointer of t.
 func (r *Reporter) Report(t *spec.Tool, ptr string, format string, args ...any) {
@@ -162,34 +255,37 @@ func (r *Reporter) ReportKey(t *spec.Tool, ptr string, format string, args ...an
 	r.add(t.Path(), t.KeySpan(ptr), format, args...)
 }
 
+// ReportSpan adds a finding at an explicit source range of t's file.
+func (r *Reporter) ReportSpan(t *spec.Tool, span spec.Span, format string, args ...any) {
+	r.add(t.Path(), span, format, args...)
+}
+
 func (r *Reporter) add(file string, span spec.Span, format string, args ...any) {
-	r.findings = append(r.findings, Finding{File: file, Span: span, Severity: r.severity, Rule: r.rule.ID, Message: fmt.Sprintf(format, args...)})
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	r.findings = append(r.findings, Finding{File: file, Span: span, Severity: r.severity, Rule: r.rule.ID, Message: msg})
 }
 
 // Run lints a loaded set: file errors become parse-error findings, then every
-// enabled rule runs. Findings are sorted by file, line, column and rule.
+// enabled rule runs, per-file overrides and inline ignores apply, and the
+// findings are sorted by file, line, column and rule.
 func Run(set *spec.Set, cfg Config) []Finding {
 	var findings []Finding
-	parseSeverity := Error
-	if s, ok := cfg.Severities[ParseErrorID]; ok {
-		parseSeverity = s
-	}
-	if parseSeverity != Off {
+	if sev, on := cfg.enabled(registry[ParseErrorID]); on {
 		for _, e := range set.Errors() {
-			findings = append(findings, Finding{File: e.File, Span: e.Span, Severity: parseSeverity, Rule: ParseErrorID, Message: e.Msg})
+			findings = append(findings, Finding{File: e.File, Span: e.Span, Severity: sev, Rule: ParseErrorID, Message: e.Msg})
 		}
 	}
 	var toolRules, setRules []*Reporter
 	limits := cfg.limits()
 	for _, rule := range Rules() {
-		sev := rule.Severity
-		if s, ok := cfg.Severities[rule.ID]; ok {
-			sev = s
-		}
-		if sev == Off || (rule.Tool == nil && rule.Set == nil) {
+		sev, on := cfg.enabled(rule)
+		if !on || (rule.Tool == nil && rule.Set == nil) {
 			continue
 		}
-		rep := &Reporter{rule: rule, severity: sev, limits: limits}
+		rep := &Reporter{rule: rule, severity: sev, cfg: &cfg, limits: limits}
 		if rule.Tool != nil {
 			toolRules = append(toolRules, rep)
 		} else {
@@ -198,7 +294,8 @@ func Run(set *spec.Set, cfg Config) []Finding {
 	}
 	tools := set.Tools()
 
-	// Per-tool rules: one job per tool, each with its own reporters.
+	// Per-tool rules: one job per tool; the tool's rules run in sequence
+	// and share its state (the schema is compiled once).
 	perTool := make([][]Finding, len(tools))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -208,9 +305,11 @@ func Run(set *spec.Set, cfg Config) []Finding {
 			defer wg.Done()
 			for i := range jobs {
 				var out []Finding
+				state := &toolState{tool: tools[i]}
 				for _, tmpl := range toolRules {
 					rep := *tmpl
 					rep.findings = nil
+					rep.tool = state
 					rep.rule.Tool(&rep, tools[i])
 					out = append(out, rep.findings...)
 				}
@@ -230,6 +329,8 @@ func Run(set *spec.Set, cfg Config) []Finding {
 		rep.rule.Set(rep, tools)
 		findings = append(findings, rep.findings...)
 	}
+	findings = applyOverrides(findings, cfg.Overrides)
+	findings = applyIgnores(set, findings, &cfg)
 	Sort(findings)
 	return findings
 }

@@ -9,6 +9,7 @@ import (
 var _ = register(&Rule{
 	ID:          "description-required",
 	Severity:    Error,
+	Profiles:    []string{ProfileDefault, ProfileFeagent},
 	Description: "Every tool has a description.",
 	Explain: `The description is the only thing a model reads before choosing a tool
 (Level 1). Say what the tool does and when to use it.

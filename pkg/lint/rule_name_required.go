@@ -5,6 +5,7 @@ import "github.com/toolctl/toolctl/pkg/spec"
 var _ = register(&Rule{
 	ID:          "name-required",
 	Severity:    Error,
+	Profiles:    []string{ProfileDefault, ProfileFeagent},
 	Description: "Every tool has a non-empty name.",
 	Explain: `The name is how agents call the tool and how other tools refer to it.
 

@@ -7,6 +7,7 @@ const ParseErrorID = "parse-error"
 var _ = register(&Rule{
 	ID:          ParseErrorID,
 	Severity:    Error,
+	Profiles:    []string{ProfileDefault, ProfileFeagent},
 	Description: "The file must be valid YAML/JSON and hold tool definitions of the right shape.",
 	Explain: `A file that cannot be parsed, or whose fields have the wrong type, defines no
 usable tool. The message says what is wrong at the position shown.

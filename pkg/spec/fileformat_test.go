@@ -149,3 +149,14 @@ func TestSchemaMatchesParser(t *testing.T) {
 		t.Errorf("schema fields %v\nparser fields %v", inSchema, fields)
 	}
 }
+
+func TestSchemaHandlerEnumIsBuiltinHandlers(t *testing.T) {
+	raw, err := FileSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"enum":["` + strings.Join(BuiltinHandlers, `","`) + `"]`
+	if !bytes.Contains(bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte(" "), nil), []byte("\n"), nil), []byte(want)) {
+		t.Errorf("entry.handler's enum in fileformat.go differs from BuiltinHandlers %v", BuiltinHandlers)
+	}
+}

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -13,14 +14,21 @@ import (
 // metadata.category. When the value does not exist in the source (a
 // default, a converted form) the closest enclosing value is returned.
 func (t *Tool) Span(ptr string) Span {
-	v, _ := t.locate(ptr)
+	v, _, _ := t.locate(ptr)
 	return t.File.span(v)
+}
+
+// Has reports whether the value at a canonical pointer is written in the
+// source (not a default or a converted form).
+func (t *Tool) Has(ptr string) bool {
+	_, _, found := t.locate(ptr)
+	return found
 }
 
 // KeySpan is like Span but returns the range of the mapping key when the
 // pointer ends at a key that exists, e.g. to point at an unknown field.
 func (t *Tool) KeySpan(ptr string) Span {
-	v, k := t.locate(ptr)
+	v, k, _ := t.locate(ptr)
 	if k != nil {
 		return t.File.span(k)
 	}
@@ -32,9 +40,14 @@ func (t *Tool) Pos(ptr string) Pos { return t.Span(ptr).Start }
 
 // locate walks the source nodes along the translated pointer and returns the
 // deepest value found, and its key when the last step found a mapping key for
-// the full pointer.
-func (t *Tool) locate(ptr string) (value, key *yaml.Node) {
-	tokens := t.translate(SplitPointer(ptr))
+// the full pointer; found tells whether every token was found.
+func (t *Tool) locate(ptr string) (value, key *yaml.Node, found bool) {
+	tokens, exact := t.translate(SplitPointer(ptr))
+	if !exact {
+		// The value has no source of its own (say, a list parameter's
+		// implied type: object); point at what encloses it.
+		defer func() { found = false }()
+	}
 	cur := t.node
 	for i, tok := range tokens {
 		n := resolve(cur)
@@ -48,14 +61,14 @@ func (t *Tool) locate(ptr string) (value, key *yaml.Node) {
 			}
 		}
 		if next == nil {
-			return cur, nil
+			return cur, nil, false
 		}
 		cur = next
 		if i == len(tokens)-1 {
 			key = k
 		}
 	}
-	return cur, key
+	return cur, key, true
 }
 
 // lookup finds key in a mapping, following merge keys.
@@ -90,52 +103,53 @@ func lookup(n *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 	return nil, nil
 }
 
-// translate maps canonical pointer tokens to source tokens.
-func (t *Tool) translate(tokens []string) []string {
+// translate maps canonical pointer tokens to source tokens; exact is false
+// when only an enclosing value exists in the source.
+func (t *Tool) translate(tokens []string) (_ []string, exact bool) {
 	if len(tokens) == 0 {
-		return nil
+		return nil, true
 	}
 	rest := tokens[1:]
 	switch tokens[0] {
 	case "input_schema":
 		key := t.layout.inputKey
 		if key == "" {
-			return nil
+			return nil, false
 		}
 		if !t.layout.inputList {
-			return append([]string{key}, rest...)
+			return append([]string{key}, rest...), true
 		}
 		return t.translateParamList(key, rest)
 	case "output_schema":
 		key := t.layout.outputKey
 		if key == "" {
-			return nil
+			return nil, false
 		}
 		if !t.layout.outputFields {
-			return append([]string{key}, rest...)
+			return append([]string{key}, rest...), true
 		}
 		if len(rest) >= 2 && rest[0] == "properties" {
-			return append([]string{key}, rest[1:]...)
+			return append([]string{key}, rest[1:]...), true
 		}
-		return []string{key}
+		return []string{key}, len(rest) == 0
 	case "entry":
 		if t.Entry == nil && t.SDKType != "" {
-			return []string{"type"}
+			return []string{"type"}, false
 		}
 	}
 	if src, ok := t.layout.fromMetadata[tokens[0]]; ok {
-		return append([]string{"metadata", src}, rest...)
+		return append([]string{"metadata", src}, rest...), true
 	}
-	return tokens
+	return tokens, true
 }
 
 // translateParamList maps /input_schema/... onto the Feagent list:
 // properties/NAME/KW → parameters/INDEX/KW, required/I → the item's
 // required flag.
-func (t *Tool) translateParamList(key string, rest []string) []string {
+func (t *Tool) translateParamList(key string, rest []string) ([]string, bool) {
 	out := []string{key}
 	if len(rest) < 2 {
-		return out
+		return out, len(rest) == 0
 	}
 	var name string
 	switch rest[0] {
@@ -146,22 +160,60 @@ func (t *Tool) translateParamList(key string, rest []string) []string {
 		req, _ := t.InputSchema.Get("required")
 		list, _ := req.([]any)
 		if err != nil || i < 0 || i >= len(list) {
-			return out
+			return out, false
 		}
 		name, _ = list[i].(string)
 		rest = []string{"", "", "required"}
 	default:
-		return out
+		return out, false
 	}
 	_, listNode := lookup(resolve(t.node), key, 0)
 	listNode = resolve(listNode)
 	if listNode == nil || listNode.Kind != yaml.SequenceNode {
-		return out
+		return out, false
 	}
 	for i, item := range listNode.Content {
 		if _, nv := lookup(resolve(item), "name", 0); nv != nil && resolve(nv).Value == name {
-			return append(append(out, strconv.Itoa(i)), rest[2:]...)
+			return append(append(out, strconv.Itoa(i)), rest[2:]...), true
 		}
 	}
-	return out
+	return out, false
+}
+
+// TextPos returns the source position of a character inside the string
+// value at a canonical pointer, given by its 1-based line and column in the
+// value's text (columns in characters). It is exact for block scalars
+// (| and >, line by line) and one-line plain or quoted scalars without
+// escapes; otherwise it returns the value's start.
+func (t *Tool) TextPos(ptr string, line, col int) Pos {
+	v, _, found := t.locate(ptr)
+	start := Pos{Line: v.Line, Col: v.Column}
+	if !found || v.Kind != yaml.ScalarNode || line < 1 || col < 1 {
+		return start
+	}
+	if v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		// Content starts on the line after the indicator, at the block's
+		// indentation (that of its first non-empty line).
+		first := v.Line + 1
+		indent := -1
+		for n, last := first, len(t.File.lines()); n <= last && indent < 0; n++ {
+			if text := t.File.Line(n); strings.TrimSpace(text) != "" {
+				indent = len(text) - len(strings.TrimLeft(text, " "))
+			}
+		}
+		if indent < 0 {
+			return start
+		}
+		return Pos{Line: first + line - 1, Col: indent + col}
+	}
+	if line != 1 || strings.Contains(v.Value, "\n") {
+		return start
+	}
+	if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		if strings.ContainsAny(v.Value, `\'"`) {
+			return start // escapes shift columns
+		}
+		return Pos{Line: v.Line, Col: v.Column + col}
+	}
+	return Pos{Line: v.Line, Col: v.Column + col - 1}
 }

@@ -1,0 +1,25 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// checkTextList reports empty and repeated items of a list of strings.
+func checkTextList(r *Reporter, t *spec.Tool, field string, items []string) {
+	seen := map[string]int{}
+	for i, s := range items {
+		ptr := "/" + field + "/" + strconv.Itoa(i)
+		key := strings.ToLower(strings.Join(strings.Fields(s), " "))
+		switch {
+		case key == "":
+			r.Report(t, ptr, "%s[%d] is empty; remove it or say something", field, i)
+		case seen[key] > 0:
+			r.Report(t, ptr, "%s[%d] repeats %s[%d]; remove one", field, i, field, seen[key]-1)
+		default:
+			seen[key] = i + 1
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// property is one property of an input schema, at any depth.
+type property struct {
+	Ptr      string // canonical pointer, e.g. /input_schema/properties/q
+	Name     string // display name, e.g. "filter.limit"
+	Schema   *spec.Map
+	Required bool
+	TopLevel bool
+}
+
+// maxPropertyDepth bounds the walk; deeper schemas are the meta-schema
+// check's business (and rare).
+const maxPropertyDepth = 32
+
+// properties lists the input schema's properties depth-first in source
+// order: top level, then nested objects' properties and array items'
+// properties.
+func properties(t *spec.Tool) []property {
+	var out []property
+	if t.InputSchema != nil {
+		walkProperties(t.InputSchema, "/input_schema", "", 0, &out)
+	}
+	return out
+}
+
+func walkProperties(s *spec.Map, ptr, prefix string, depth int, out *[]property) {
+	if depth > maxPropertyDepth {
+		return
+	}
+	props, _ := s.GetMap("properties")
+	if props != nil {
+		req := requiredSet(s)
+		for i := range props.Len() {
+			name, v := props.At(i)
+			ps, ok := v.(*spec.Map)
+			if !ok {
+				continue
+			}
+			p := property{Ptr: ptr + "/properties/" + escape(name), Name: prefix + name, Schema: ps, Required: req[name], TopLevel: depth == 0}
+			*out = append(*out, p)
+			walkProperties(ps, p.Ptr, p.Name+".", depth+1, out)
+		}
+	}
+	if items, ok := s.GetMap("items"); ok {
+		walkProperties(items, ptr+"/items", strings.TrimSuffix(prefix, ".")+"[].", depth+1, out)
+	}
+}
+
+func requiredSet(s *spec.Map) map[string]bool {
+	v, _ := s.Get("required")
+	list, _ := v.([]any)
+	set := make(map[string]bool, len(list))
+	for _, x := range list {
+		if name, ok := x.(string); ok {
+			set[name] = true
+		}
+	}
+	return set
+}
+
+func escape(token string) string { return spec.Pointer(token)[1:] }
+
+// schemaTypes returns the types a schema names: "type": "x" or ["x","y"].
+func schemaTypes(s *spec.Map) []string {
+	v, ok := s.Get("type")
+	if !ok {
+		return nil
+	}
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// jsonType names the JSON type of a spec value; integral numbers are
+// "integer".
+func jsonType(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if _, err := v.Int64(); err == nil || !strings.ContainsAny(string(v), ".eE") {
+			return "integer"
+		}
+		if f, err := v.Float64(); err == nil && f == float64(int64(f)) {
+			return "integer"
+		}
+		return "number"
+	case *spec.Map:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// typeAllows tells whether a value fits one of the declared types (an
+// integer is a number too). No types means anything goes.
+func typeAllows(types []string, v any) bool {
+	if len(types) == 0 {
+		return true
+	}
+	got := jsonType(v)
+	for _, t := range types {
+		if t == got || (t == "number" && got == "integer") {
+			return true
+		}
+	}
+	return false
+}
+
+// valueText renders a value for a message, JSON style and short.
+func valueText(v any) string {
+	var b []byte
+	if m, ok := v.(*spec.Map); ok {
+		b, _ = m.MarshalJSON()
+	} else {
+		b, _ = json.Marshal(spec.Plain(v))
+	}
+	s := string(b)
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func typeList(types []string) string {
+	return strings.Join(types, " or ")
+}

@@ -1,0 +1,70 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+var _ = register(&Rule{
+	ID:          "example-params-invalid",
+	Severity:    Error,
+	Description: "Every example's params validate against the input schema.",
+	Explain: `Examples teach the model how to call the tool (and become Anthropic
+input_examples); an invalid example teaches it to make invalid calls.
+
+Bad:
+  input_schema:
+    type: object
+    properties:
+      limit: {type: integer, description: Maximum results.}
+  examples:
+    - scenario: Top five
+      params: {limit: "5"}
+
+Good:
+  examples:
+    - scenario: Top five
+      params: {limit: 5}`,
+	Tool: func(r *Reporter, t *spec.Tool) {
+		if len(t.Examples) == 0 || t.InputSchema == nil {
+			return
+		}
+		s, err := r.InputSchema(t)
+		if s == nil || err != nil {
+			return // input-schema-invalid reports why
+		}
+		for i, ex := range t.Examples {
+			base := "/examples/" + strconv.Itoa(i)
+			var params any = spec.NewMap(0)
+			ptr := base
+			if ex.Params != nil {
+				params = spec.Plain(ex.Params)
+				ptr = base + "/params"
+			}
+			name := fmt.Sprintf("example %d", i+1)
+			if ex.Scenario != "" {
+				name += fmt.Sprintf(" (%s)", shorten(ex.Scenario, 40))
+			}
+			if ex.Params == nil {
+				params = map[string]any{}
+			}
+			for _, p := range validate(s, params) {
+				where := ""
+				if p.Pointer != "" {
+					where = " at " + pointerLabel(p.Pointer)
+				}
+				r.Report(t, ptr+p.Pointer, "%s: params%s: %s", name, where, p.Message)
+			}
+		}
+	},
+})
+
+func shorten(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return string(rs[:n-1]) + "…"
+}
