@@ -22,39 +22,41 @@ const DefaultConfigFile = ".toolctl.yaml"
 var configKeys = map[string]string{
 	"tools_dir": "!!str",  // directory of tool files used when no paths are given
 	"no_color":  "!!bool", // true disables colour even on a terminal
+	"lint":      "!!map",  // the lint section, validated by lint.ParseConfig
 }
 
-var tagNames = map[string]string{"!!str": "a string", "!!bool": "true or false"}
+var tagNames = map[string]string{"!!str": "a string", "!!bool": "true or false", "!!map": "a mapping"}
 
 // readConfig reads and validates a config file. Unknown keys are errors with
-// their position, so a typo never silently does nothing.
-func readConfig(path string) ([]byte, error) {
+// their position, so a typo never silently does nothing. It returns the file
+// and its top-level mapping (nil for an empty file).
+func readConfig(path string) ([]byte, *yaml.Node, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("config file %s: %v", path, pe.Err)
+			return nil, nil, fmt.Errorf("config file %s: %v", path, pe.Err)
 		}
-		return nil, fmt.Errorf("config file %s: %v", path, err)
+		return nil, nil, fmt.Errorf("config file %s: %v", path, err)
 	}
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return data, nil // an empty config is fine
+			return data, nil, nil // an empty config is fine
 		}
 		// Reuse the tool file parser's positioned syntax errors.
 		f := spec.ParseFile(path, data)
 		if len(f.Errors) > 0 {
-			return nil, f.Errors[0]
+			return nil, nil, f.Errors[0]
 		}
-		return nil, fmt.Errorf("config file %s: %v", path, err)
+		return nil, nil, fmt.Errorf("config file %s: %v", path, err)
 	}
 	root := doc.Content[0]
 	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return data, nil
+		return data, nil, nil
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:%d:%d: the config file must be a mapping of settings", path, root.Line, root.Column)
+		return nil, nil, fmt.Errorf("%s:%d:%d: the config file must be a mapping of settings", path, root.Line, root.Column)
 	}
 	known := make([]string, 0, len(configKeys))
 	for k := range configKeys {
@@ -65,12 +67,18 @@ func readConfig(path string) ([]byte, error) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, val := root.Content[i], root.Content[i+1]
 		if line, dup := seen[k.Value]; dup {
-			return nil, fmt.Errorf("%s:%d:%d: %q is set twice (first at line %d); remove one", path, k.Line, k.Column, k.Value, line)
+			return nil, nil, fmt.Errorf("%s:%d:%d: %q is set twice (first at line %d); remove one", path, k.Line, k.Column, k.Value, line)
 		}
 		seen[k.Value] = k.Line
 		if tag, ok := configKeys[k.Value]; ok {
+			if tag == "!!map" {
+				if val.Kind != yaml.MappingNode && val.ShortTag() != "!!null" {
+					return nil, nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %s", path, val.Line, val.Column, k.Value, tagNames[tag], nodeKind(val))
+				}
+				continue
+			}
 			if val.Kind != yaml.ScalarNode || val.ShortTag() != tag || (tag == "!!str" && val.Value == "") {
-				return nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %q", path, val.Line, val.Column, k.Value, tagNames[tag], val.Value)
+				return nil, nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %q", path, val.Line, val.Column, k.Value, tagNames[tag], val.Value)
 			}
 			continue
 		}
@@ -78,9 +86,19 @@ func readConfig(path string) ([]byte, error) {
 		if s := spec.Suggest(k.Value, known); s != "" {
 			hint = fmt.Sprintf("; did you mean %q?", s)
 		}
-		return nil, fmt.Errorf("%s:%d:%d: unknown setting %q%s (known: %v)", path, k.Line, k.Column, k.Value, hint, known)
+		return nil, nil, fmt.Errorf("%s:%d:%d: unknown setting %q%s (known: %v)", path, k.Line, k.Column, k.Value, hint, known)
 	}
-	return data, nil
+	return data, root, nil
+}
+
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	}
+	return fmt.Sprintf("%q", n.Value)
 }
 
 // resolveRelative makes a path from a config file relative to that file.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
+	"gopkg.in/yaml.v3"
 )
 
 // App is what every command shares: the streams, the environment and the
@@ -28,6 +29,10 @@ type App struct {
 	Verbose  bool
 
 	configured bool
+	// configFile is the config file read (if any) and configRoot its
+	// validated top-level mapping, for sections viper does not type (lint).
+	configFile string
+	configRoot *yaml.Node
 }
 
 // Main runs toolctl with the process's arguments and returns the exit code.
@@ -93,6 +98,7 @@ or argument, missing path, unknown tool, invalid config).`,
 		return usageError(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
 	})
 	root.AddCommand(
+		newCmdLint(app),
 		newCmdList(app),
 		newCmdShow(app),
 		newCmdSchema(app),
@@ -153,10 +159,12 @@ func (app *App) configure(cmd *cobra.Command) error {
 		}
 	}
 	if path != "" {
-		data, err := readConfig(path)
+		data, root, err := readConfig(path)
 		if err != nil {
 			return usageError(err)
 		}
+		app.configFile = path
+		app.configRoot = root
 		v.SetConfigType("yaml")
 		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
 			return usageError(fmt.Errorf("config file %s: %v", path, err))

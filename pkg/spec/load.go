@@ -77,6 +77,11 @@ func Load(paths []string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	return LoadFiles(files), nil
+}
+
+// LoadFiles reads and parses files (as listed by Collect) concurrently.
+func LoadFiles(files []string) *Set {
 	set := &Set{Files: make([]*File, len(files))}
 	workers := min(runtime.GOMAXPROCS(0), len(files))
 	next := make(chan int)
@@ -95,7 +100,7 @@ func Load(paths []string) (*Set, error) {
 	}
 	close(next)
 	wg.Wait()
-	return set, nil
+	return set
 }
 
 // ReadFile reads and parses one file; a read failure is an Error of the File.

@@ -1,0 +1,468 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/lint/report"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"gopkg.in/yaml.v3"
+)
+
+type lintOptions struct {
+	app         *App
+	paths       []string
+	reports     reportList
+	failOn      string
+	profile     string
+	targets     []string
+	listRules   bool
+	explain     string
+	baseline    string
+	baselineOut string
+}
+
+func newCmdLint(app *App) *cobra.Command {
+	opts := &lintOptions{app: app}
+	cmd := &cobra.Command{
+		Use:   "lint [paths...]",
+		Short: "Check tool files: positions, rule IDs, every output CI needs",
+		Long: `Lint tool files and directories (default: the tools directory). Every finding
+has a file:line:col, a severity, a message that says how to fix it and a rule ID
+(toolctl lint --list-rules; toolctl lint --explain RULE).
+
+Settings come from the lint section of .toolctl.yaml: profile, targets, rules
+(rule-id: off|info|warning|error), categories, limits, ignore (globs) and
+overrides ([{files: [globs], rules: {...}}], the last match wins). In YAML files
+a comment "# toolctl:ignore RULE -- reason" ignores a finding on its line (or,
+on a line of its own, on the next line); "# toolctl:ignore-file RULE -- reason"
+the whole file.
+
+Several reports in one run: each --format may be followed by --output FILE,
+e.g. --format sarif --output results.sarif --format text.
+
+Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it;
+2 usage or I/O error (bad flag, missing path, invalid config, unwritable
+output).`,
+		Example: `  toolctl lint
+  toolctl lint tools/ --fail-on warning
+  toolctl lint --format sarif --output toolctl.sarif --format text
+  toolctl lint --profile feagent tools/
+  toolctl lint --target openai,anthropic
+  toolctl lint --explain example-params-invalid
+  toolctl lint --baseline-out .toolctl-baseline.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := app.configure(cmd); err != nil {
+				return err
+			}
+			opts.paths = args
+			return runLint(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.Var(&formatFlag{&opts.reports}, "format", "report format: "+strings.Join(report.Formats, ", ")+" (repeatable)")
+	f.Var(&outputFlag{&opts.reports}, "output", "write the report of the --format before it to `FILE` (default stdout)")
+	f.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning or info")
+	f.StringVar(&opts.profile, "profile", "", "rule profile: default or feagent (overrides lint.profile)")
+	f.StringSliceVar(&opts.targets, "target", nil, "provider packs to add: "+strings.Join(lint.Targets, ",")+" (overrides lint.targets)")
+	f.BoolVar(&opts.listRules, "list-rules", false, "list the rules (with --format json: as JSON) and exit")
+	f.StringVar(&opts.explain, "explain", "", "explain `RULE` with a bad and a good example, and exit")
+	f.StringVar(&opts.baseline, "baseline", "", "apply the overrides of a baseline `FILE` (from --baseline-out)")
+	f.StringVar(&opts.baselineOut, "baseline-out", "", "write a baseline `FILE` that ignores every current finding, and exit 0")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(lint.ProfileNames, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("target", cobra.FixedCompletions(lint.Targets, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("explain", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var ids []string
+		for _, r := range lint.Rules() {
+			ids = append(ids, r.ID+"\t"+r.Description)
+		}
+		return ids, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// reportSpec is one requested report: a format and where it goes.
+type reportSpec struct {
+	format string
+	output string // "" is stdout
+}
+
+// reportList keeps --format and --output in command-line order, so each
+// --output belongs to the --format before it.
+type reportList []reportSpec
+
+type formatFlag struct{ list *reportList }
+
+func (f *formatFlag) String() string {
+	var names []string
+	for _, r := range *f.list {
+		names = append(names, r.format)
+	}
+	return strings.Join(names, ",")
+}
+func (f *formatFlag) Type() string { return "format" }
+func (f *formatFlag) Set(v string) error {
+	if !slices.Contains(report.Formats, v) {
+		return fmt.Errorf("unknown format %q; use %s", v, strings.Join(report.Formats, ", "))
+	}
+	*f.list = append(*f.list, reportSpec{format: v})
+	return nil
+}
+
+type outputFlag struct{ list *reportList }
+
+func (f *outputFlag) String() string { return "" }
+func (f *outputFlag) Type() string   { return "file" }
+func (f *outputFlag) Set(v string) error {
+	if v == "" {
+		return errors.New("--output needs a file name")
+	}
+	l := *f.list
+	switch {
+	case len(l) == 0:
+		// --output alone: the default text report goes to the file.
+		*f.list = append(l, reportSpec{format: "text", output: v})
+	case l[len(l)-1].output != "":
+		return fmt.Errorf("two --output flags for one --format %s; give each --output its own --format", l[len(l)-1].format)
+	default:
+		l[len(l)-1].output = v
+	}
+	return nil
+}
+
+func runLint(opts *lintOptions) error {
+	app := opts.app
+	if opts.explain != "" {
+		return explainRule(app.IO.Out, opts.explain)
+	}
+	if opts.listRules {
+		return listRules(app, opts)
+	}
+	failOn, err := lint.ParseSeverity(opts.failOn)
+	if err != nil || failOn == lint.Off {
+		return usageError(fmt.Errorf("--fail-on %q: use error, warning or info", opts.failOn))
+	}
+	cfg, ignore, err := app.lintConfig()
+	if err != nil {
+		return usageError(err)
+	}
+	if opts.profile != "" {
+		if !slices.Contains(lint.ProfileNames, opts.profile) {
+			return usageError(fmt.Errorf("--profile %q: use %s", opts.profile, strings.Join(lint.ProfileNames, " or ")))
+		}
+		cfg.Profile = opts.profile
+	}
+	if opts.targets != nil {
+		for _, t := range opts.targets {
+			if !slices.Contains(lint.Targets, t) {
+				return usageError(fmt.Errorf("--target %q: use one or more of %s", t, strings.Join(lint.Targets, ",")))
+			}
+		}
+		cfg.Targets = opts.targets
+	}
+	if opts.baseline != "" {
+		overrides, err := readBaseline(opts.baseline)
+		if err != nil {
+			return usageError(err)
+		}
+		cfg.Overrides = append(cfg.Overrides, overrides...)
+	}
+	reports := opts.reports
+	if len(reports) == 0 {
+		reports = reportList{{format: "text"}}
+	}
+
+	paths, err := app.defaultPaths(opts.paths)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	files, err := spec.Collect(paths)
+	if err != nil {
+		return usageError(err)
+	}
+	files = slices.DeleteFunc(files, func(f string) bool { return ignored(app.configFile, ignore, f) })
+	if len(files) == 0 {
+		return usageError(fmt.Errorf("no tool files to lint in %s (toolctl reads .yaml, .yml and .json%s)", strings.Join(paths, ", "), map[bool]string{true: "; lint.ignore excludes some", false: ""}[len(ignore) > 0]))
+	}
+	set := spec.LoadFiles(files)
+	app.logf("loaded %s in %s", plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond))
+	findings := lint.Run(set, cfg)
+	app.logf("linted in %s: %s", time.Since(start).Round(time.Millisecond), plural(len(findings), "finding", "findings"))
+
+	if opts.baselineOut != "" {
+		n, err := writeBaseline(opts.baselineOut, findings)
+		if err != nil {
+			return usageError(err)
+		}
+		if !app.Quiet {
+			fmt.Fprintf(app.IO.ErrOut, "wrote %s: it ignores %s in %s; apply it with --baseline %s\n", opts.baselineOut, plural(len(findings), "finding", "findings"), plural(n, "file", "files"), opts.baselineOut)
+		}
+		return nil
+	}
+
+	byPath := make(map[string]*spec.File, len(set.Files))
+	names := make([]string, len(set.Files))
+	for i, f := range set.Files {
+		byPath[f.Path] = f
+		names[i] = f.Path
+	}
+	slices.Sort(names)
+	cwd, _ := os.Getwd()
+	for _, rs := range reports {
+		opt := report.Options{
+			Color:   app.Color && rs.output == "",
+			Source:  func(p string) *spec.File { return byPath[p] },
+			Root:    cwd,
+			Version: currentBuild().Version,
+			Rules:   lint.Rules(),
+			Quiet:   app.Quiet,
+		}
+		if err := writeReport(app.IO.Out, rs, findings, report.Summary{Files: names}, opt); err != nil {
+			return usageError(err)
+		}
+	}
+	for _, f := range findings {
+		if f.Severity >= failOn {
+			return problemsFound()
+		}
+	}
+	return nil
+}
+
+// writeReport writes one report to stdout or, atomically, to its file.
+func writeReport(stdout io.Writer, rs reportSpec, findings []lint.Finding, sum report.Summary, opt report.Options) error {
+	if rs.output == "" || rs.output == "-" {
+		return report.Write(stdout, rs.format, findings, sum, opt)
+	}
+	var buf strings.Builder
+	if err := report.Write(&buf, rs.format, findings, sum, opt); err != nil {
+		return err
+	}
+	return writeFileAtomic(rs.output, []byte(buf.String()))
+}
+
+// writeFileAtomic writes through a temporary file in the same directory and
+// a rename, so a reader never sees half a report.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
+	}
+	return nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// lintConfig reads the lint section of the config file, if any.
+func (app *App) lintConfig() (lint.Config, []string, error) {
+	if app.configRoot == nil {
+		return lint.Config{}, nil, nil
+	}
+	for i := 0; i+1 < len(app.configRoot.Content); i += 2 {
+		if app.configRoot.Content[i].Value == "lint" {
+			return lint.ParseConfig(app.configFile, filepath.Dir(app.configFile), app.configRoot.Content[i+1])
+		}
+	}
+	return lint.Config{}, nil, nil
+}
+
+// ignored tells whether lint.ignore excludes file; globs are relative to
+// the config file's directory.
+func ignored(configFile string, globs []string, file string) bool {
+	if len(globs) == 0 {
+		return false
+	}
+	rel := lint.RelativeTo(filepath.Dir(configFile), file)
+	for _, g := range globs {
+		if lint.MatchGlob(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func explainRule(w io.Writer, id string) error {
+	r, ok := lint.Lookup(id)
+	if !ok {
+		var ids []string
+		for _, r := range lint.Rules() {
+			ids = append(ids, r.ID)
+		}
+		hint := "; see toolctl lint --list-rules"
+		if s := spec.Suggest(id, ids); s != "" {
+			hint = fmt.Sprintf("; did you mean %q?", s)
+		}
+		return usageError(fmt.Errorf("unknown rule %q%s", id, hint))
+	}
+	fmt.Fprintf(w, "%s (%s by default%s)\n\n%s\n\n%s\n", r.ID, r.Severity, ruleScope(r), r.Description, r.Explain)
+	return nil
+}
+
+func ruleScope(r *lint.Rule) string {
+	var parts []string
+	if r.Target != "" {
+		parts = append(parts, "with --target "+r.Target)
+	}
+	if r.Profiles != nil {
+		parts = append(parts, "profiles: "+strings.Join(r.Profiles, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, "; ")
+}
+
+// ruleItem is the JSON form of a rule in --list-rules; field names are
+// stable.
+type ruleItem struct {
+	ID          string   `json:"id"`
+	Severity    string   `json:"severity"`
+	Profiles    []string `json:"profiles"`
+	Target      string   `json:"target,omitempty"`
+	Description string   `json:"description"`
+}
+
+func listRules(app *App, opts *lintOptions) error {
+	format := "text"
+	if len(opts.reports) > 0 {
+		format = opts.reports[0].format
+	}
+	var items []ruleItem
+	for _, r := range lint.Rules() {
+		profiles := r.Profiles
+		if profiles == nil {
+			profiles = []string{lint.ProfileDefault}
+		}
+		items = append(items, ruleItem{ID: r.ID, Severity: r.Severity.String(), Profiles: profiles, Target: r.Target, Description: r.Description})
+	}
+	switch format {
+	case "json":
+		enc := json.NewEncoder(app.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(items)
+	case "text":
+		rows := make([][]string, len(items))
+		for i, it := range items {
+			scope := strings.Join(it.Profiles, ",")
+			if it.Target != "" {
+				scope = "--target " + it.Target
+			}
+			rows[i] = []string{it.ID, it.Severity, scope, it.Description}
+		}
+		writeTable(app.IO.Out, app.styles(), []string{"RULE", "SEVERITY", "IN", "CHECKS"}, rows)
+		return nil
+	}
+	return usageError(fmt.Errorf("--list-rules prints text or json, not %s", format))
+}
+
+// --- baselines ----------------------------------------------------------
+
+// baselineOverrides groups findings into one override per file that turns
+// off the rules found there.
+func baselineOverrides(root string, findings []lint.Finding) []lint.Override {
+	var out []lint.Override
+	index := map[string]int{}
+	for _, f := range findings {
+		rel := lint.RelativeTo(root, f.File)
+		i, ok := index[rel]
+		if !ok {
+			i = len(out)
+			index[rel] = i
+			out = append(out, lint.Override{Files: []string{rel}, Rules: map[string]lint.Severity{}})
+		}
+		out[i].Rules[f.Rule] = lint.Off
+	}
+	return out
+}
+
+// writeBaseline writes the baseline and returns how many files it covers.
+func writeBaseline(path string, findings []lint.Finding) (int, error) {
+	var b strings.Builder
+	b.WriteString("# toolctl lint baseline: turns off the rules that had findings in each file\n")
+	b.WriteString("# when it was written. Apply it with toolctl lint --baseline " + filepath.ToSlash(path) + ";\n")
+	b.WriteString("# delete entries as you fix them. Paths are relative to this file's directory.\n")
+	b.WriteString("lint:\n  overrides:")
+	overrides := baselineOverrides(filepath.Dir(path), findings)
+	if len(overrides) == 0 {
+		b.WriteString(" []\n")
+	} else {
+		b.WriteString("\n")
+	}
+	for _, o := range overrides {
+		fmt.Fprintf(&b, "    - files: [%s]\n      rules:\n", yamlQuote(o.Files[0]))
+		ids := make([]string, 0, len(o.Rules))
+		for id := range o.Rules {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			fmt.Fprintf(&b, "        %s: off\n", id)
+		}
+	}
+	return len(overrides), writeFileAtomic(path, []byte(b.String()))
+}
+
+func yamlQuote(s string) string {
+	out, _ := json.Marshal(s)
+	return string(out)
+}
+
+// readBaseline reads a baseline (or any config file's lint.overrides).
+func readBaseline(path string) ([]lint.Override, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("baseline %s: %v", path, unwrapPathError(err))
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("baseline %s: %v", path, err)
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("baseline %s: expected a mapping with lint.overrides; write one with --baseline-out", path)
+	}
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "lint" {
+			cfg, _, err := lint.ParseConfig(path, filepath.Dir(path), root.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			return cfg.Overrides, nil
+		}
+	}
+	return nil, fmt.Errorf("baseline %s: no lint section; write one with --baseline-out", path)
+}

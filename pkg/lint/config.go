@@ -1,0 +1,243 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigKeys are the keys of the lint section of .toolctl.yaml.
+var ConfigKeys = []string{"profile", "targets", "rules", "categories", "limits", "ignore", "overrides"}
+
+// LimitKeys are the keys of lint.limits, mapped onto Limits.
+var LimitKeys = []string{"name_max", "description_min", "description_min_words", "description_max", "detail_max"}
+
+// ConfigError is a positioned problem in a config file.
+type ConfigError struct {
+	File string
+	Pos  spec.Pos
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// ParseConfig reads the lint section (the value node of "lint:") of the
+// config file at path. Globs are relative to the config file's directory
+// (root). Unknown keys, rule IDs, severities and profiles are errors with
+// their position and a suggestion.
+func ParseConfig(path, root string, n *yaml.Node) (Config, []string, error) {
+	p := configParser{file: path}
+	var cfg Config
+	var ignore []string
+	if n == nil || n.Tag == "!!null" {
+		return cfg, nil, nil
+	}
+	err := p.mapping(n, "lint", ConfigKeys, func(key string, k, v *yaml.Node) error {
+		switch key {
+		case "profile":
+			s, err := p.str(v, "lint.profile")
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(ProfileNames, s) {
+				return p.errorf(v, "lint.profile: unknown profile %q; use %s", s, strings.Join(ProfileNames, " or "))
+			}
+			cfg.Profile = s
+		case "targets":
+			list, err := p.strList(v, "lint.targets")
+			if err != nil {
+				return err
+			}
+			for i, t := range list {
+				if !slices.Contains(Targets, t) {
+					return p.errorf(v.Content[i], "lint.targets: unknown target %q; use %s", t, strings.Join(Targets, ", "))
+				}
+			}
+			cfg.Targets = list
+		case "rules":
+			rules, err := p.severities(v, "lint.rules")
+			if err != nil {
+				return err
+			}
+			cfg.Severities = rules
+		case "categories":
+			list, err := p.strList(v, "lint.categories")
+			if err != nil {
+				return err
+			}
+			if len(list) == 0 {
+				return p.errorf(v, "lint.categories: the list is empty; name at least one category, or remove the key for the default set")
+			}
+			cfg.Categories = list
+		case "limits":
+			return p.mapping(v, "lint.limits", LimitKeys, func(key string, k, v *yaml.Node) error {
+				var n int
+				if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || v.Decode(&n) != nil || n < 1 {
+					return p.errorf(v, "lint.limits.%s: expected a whole number of at least 1, got %q", key, v.Value)
+				}
+				switch key {
+				case "name_max":
+					cfg.Limits.NameMax = n
+				case "description_min":
+					cfg.Limits.DescriptionMin = n
+				case "description_min_words":
+					cfg.Limits.DescriptionMinWords = n
+				case "description_max":
+					cfg.Limits.DescriptionMax = n
+				case "detail_max":
+					cfg.Limits.DetailMax = n
+				}
+				return nil
+			})
+		case "ignore":
+			list, err := p.globs(v, "lint.ignore")
+			if err != nil {
+				return err
+			}
+			ignore = list
+		case "overrides":
+			if v.Kind != yaml.SequenceNode {
+				return p.errorf(v, "lint.overrides: expected a list of {files: [globs], rules: {rule-id: severity}}, got %s", kind(v))
+			}
+			for i, item := range v.Content {
+				field := fmt.Sprintf("lint.overrides[%d]", i)
+				o := Override{Root: root}
+				seen := map[string]bool{}
+				err := p.mapping(item, field, []string{"files", "rules"}, func(key string, k, v *yaml.Node) error {
+					seen[key] = true
+					var err error
+					if key == "files" {
+						o.Files, err = p.globs(v, field+".files")
+					} else {
+						o.Rules, err = p.severities(v, field+".rules")
+					}
+					return err
+				})
+				if err != nil {
+					return err
+				}
+				if !seen["files"] || !seen["rules"] {
+					return p.errorf(item, "%s: needs both files: [globs] and rules: {rule-id: severity}", field)
+				}
+				cfg.Overrides = append(cfg.Overrides, o)
+			}
+		}
+		return nil
+	})
+	return cfg, ignore, err
+}
+
+type configParser struct{ file string }
+
+func (p configParser) errorf(n *yaml.Node, format string, args ...any) error {
+	return &ConfigError{File: p.file, Pos: spec.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
+}
+
+// mapping walks a mapping's keys in order, rejecting unknown and repeated
+// keys; known == nil accepts any key.
+func (p configParser) mapping(n *yaml.Node, field string, known []string, each func(key string, k, v *yaml.Node) error) error {
+	if n.Kind != yaml.MappingNode {
+		return p.errorf(n, "%s: expected a mapping, got %s", field, kind(n))
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if line, dup := seen[k.Value]; dup {
+			return p.errorf(k, "%s.%s is set twice (first at line %d); remove one", field, k.Value, line)
+		}
+		seen[k.Value] = k.Line
+		if known != nil && !slices.Contains(known, k.Value) {
+			msg := fmt.Sprintf("unknown setting %s.%s", field, k.Value)
+			if s := spec.Suggest(k.Value, known); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			return p.errorf(k, "%s (known: %s)", msg, strings.Join(known, ", "))
+		}
+		if err := each(k.Value, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p configParser) str(n *yaml.Node, field string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" || n.Value == "" {
+		return "", p.errorf(n, "%s: expected a string, got %s", field, kind(n))
+	}
+	return n.Value, nil
+}
+
+func (p configParser) strList(n *yaml.Node, field string) ([]string, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, p.errorf(n, "%s: expected a list of strings, got %s", field, kind(n))
+	}
+	out := make([]string, 0, len(n.Content))
+	for i, item := range n.Content {
+		s, err := p.str(item, fmt.Sprintf("%s[%d]", field, i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (p configParser) globs(n *yaml.Node, field string) ([]string, error) {
+	list, err := p.strList(n, field)
+	if err != nil {
+		return nil, err
+	}
+	for i, g := range list {
+		if !ValidGlob(g) {
+			return nil, p.errorf(n.Content[i], "%s[%d]: %q is not a valid glob (unclosed [ ... ]?)", field, i, g)
+		}
+	}
+	return list, nil
+}
+
+func (p configParser) severities(n *yaml.Node, field string) (map[string]Severity, error) {
+	out := map[string]Severity{}
+	err := p.mapping(n, field, nil, func(key string, k, v *yaml.Node) error {
+		if _, ok := registry[key]; !ok {
+			msg := fmt.Sprintf("%s: unknown rule %q", field, key)
+			if s := spec.Suggest(key, ruleIDs()); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				msg += "; see toolctl lint --list-rules"
+			}
+			return p.errorf(k, "%s", msg)
+		}
+		// YAML 1.1 reads a bare off as false; accept it as "off".
+		val := v.Value
+		if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!bool" && (val == "false" || val == "off" || val == "no") {
+			val = "off"
+		}
+		sev, err := ParseSeverity(val)
+		if v.Kind != yaml.ScalarNode || err != nil {
+			return p.errorf(v, "%s.%s: %q is not a severity; use off, info, warning or error", field, key, v.Value)
+		}
+		out[key] = sev
+		return nil
+	})
+	return out, err
+}
+
+func kind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	if n.Tag == "!!null" {
+		return "nothing"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}
