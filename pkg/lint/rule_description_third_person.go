@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -24,9 +25,8 @@ Good:
 		// Quoted text is what a user says ("stop reminding me"), not the
 		// description addressing anyone; blank it out, keeping offsets.
 		text := quoted.ReplaceAllStringFunc(t.Description, func(q string) string { return strings.Repeat(" ", len(q)) })
-		if loc := addressing.FindStringIndex(text); loc != nil {
-			word := strings.TrimSpace(t.Description[loc[0]:loc[1]])
-			line, col := lineCol(t.Description, loc[0]+strings.Index(t.Description[loc[0]:loc[1]], word))
+		if at, word := addressingWord(text); word != "" {
+			line, col := lineCol(t.Description, at)
 			p := t.TextPos("/description", line, col)
 			r.ReportSpan(t, spec.Span{Start: p, End: spec.Pos{Line: p.Line, Col: p.Col + len([]rune(word))}},
 				"description addresses someone (%q); write in the third person: \"Fetches ...\", \"Use when ...\"", word)
@@ -34,8 +34,38 @@ Good:
 	},
 })
 
-// addressing finds first- and second-person words. "I" must be a word on
-// its own (not I/O, I-95); the Chinese pronouns need no word boundaries.
+// quoted text is blanked out before the scan.
 var quoted = regexp.MustCompile(`"[^"\n]*"|“[^”\n]*”|「[^」\n]*」|(?:^|[\s(])'[^'\n]+'(?:[\s,.;:)!?]|$)`)
 
-var addressing = regexp.MustCompile(`(?:^|[^\pL\pN/'-])(?:I|I'm|I'll|I've|I'd)(?:[^\pL\pN/'-]|$)|(?i:\b(?:me|my|mine|myself|you|your|yours|yourself|you're|you'll|you've)\b)|[我你您]`)
+// addressingWord returns the byte offset and text of the first first- or
+// second-person word: I (as a word: not I/O or I-95), me, my, you, your, ...,
+// or the Chinese pronouns 我, 你, 您. A word scan, not a regexp: this runs on
+// every description.
+func addressingWord(s string) (int, string) {
+	start := -1
+	for i, r := range s + " " {
+		if (unicode.IsLetter(r) && !isCJKPronoun(r)) || unicode.IsDigit(r) || r == '\'' || r == '’' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			w := s[start:i]
+			joined := r == '/' || r == '-' || (start > 0 && (s[start-1] == '/' || s[start-1] == '-'))
+			if !joined && (w == "I" || strings.HasPrefix(w, "I'") || strings.HasPrefix(w, "I’") || secondPerson[strings.ToLower(w)]) {
+				return start, w
+			}
+			start = -1
+		}
+		if isCJKPronoun(r) {
+			return i, string(r)
+		}
+	}
+	return -1, ""
+}
+
+func isCJKPronoun(r rune) bool { return r == '我' || r == '你' || r == '您' }
+
+var secondPerson = map[string]bool{"me": true, "my": true, "mine": true, "myself": true, "you": true, "your": true,
+	"yours": true, "yourself": true, "you're": true, "you'll": true, "you've": true, "you’re": true}

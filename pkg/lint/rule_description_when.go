@@ -1,7 +1,8 @@
 package lint
 
 import (
-	"regexp"
+	"strings"
+	"unicode"
 
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -20,13 +21,30 @@ Bad:
 Good:
   description: Reads a text file and returns its content. Use when the user names a local file.`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		if t.Description == "" || len(t.Triggers) > 0 || whenClause.MatchString(t.Description) {
+		if t.Description == "" || len(t.Triggers) > 0 || saysWhen(t.Description) {
 			return
 		}
 		r.Report(t, "/description", "description does not say when to use the tool; add a \"Use when ...\" sentence, or a triggers list")
 	},
 })
 
-// whenClause accepts the usual ways of saying when: "when", "whenever",
-// "if", "before/after ...", "in case", and Chinese 当/时/用于/适用/需要.
-var whenClause = regexp.MustCompile(`(?i)\b(?:when|whenever|if|before|after|once|in case|for (?:tasks|cases|questions|requests))\b|[当时於于]|适用|需要`)
+// saysWhen accepts the usual ways of saying when: "when", "whenever", "if",
+// "before/after ...", "in case", and Chinese 当/时/于/适用/需要. A word scan,
+// not a regexp: this runs on every description.
+func saysWhen(s string) bool {
+	if strings.ContainsAny(s, "当时於于") || strings.Contains(s, "适用") || strings.Contains(s, "需要") {
+		return true
+	}
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i, w := range words {
+		switch w {
+		case "when", "whenever", "if", "before", "after", "once":
+			return true
+		case "case":
+			if i > 0 && words[i-1] == "in" {
+				return true
+			}
+		}
+	}
+	return false
+}

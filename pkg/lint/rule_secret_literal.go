@@ -81,15 +81,16 @@ type secret struct {
 var (
 	// Well-known token shapes (prefixes documented by their issuers).
 	tokenPatterns = []struct {
+		hint string // a substring every match contains
 		re   *regexp.Regexp
 		kind string
 	}{
-		{regexp.MustCompile(`\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}`), "API key"},
-		{regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}`), "GitHub token"},
-		{regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), "Slack token"},
-		{regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), "AWS access key"},
-		{regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), "Google API key"},
-		{regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), "GitLab token"},
+		{"sk-", regexp.MustCompile(`\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}`), "API key"},
+		{"_", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}`), "GitHub token"},
+		{"xox", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), "Slack token"},
+		{"AKIA", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), "AWS access key"},
+		{"AIza", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), "Google API key"},
+		{"glpat-", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), "GitLab token"},
 	}
 	// Authorization schemes followed by a literal credential.
 	authScheme = regexp.MustCompile(`(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{8,})`)
@@ -114,19 +115,31 @@ func findSecrets(text string, keyed bool) []secret {
 		seen[start] = true
 		out = append(out, secret{start, text[start:end], kind})
 	}
+	// Cheap substring tests first: the regexps run on every string of
+	// every entry, and almost none hold a credential.
 	for _, p := range tokenPatterns {
+		if !strings.Contains(text, p.hint) {
+			continue
+		}
 		for _, m := range p.re.FindAllStringIndex(text, -1) {
 			add(m[0], m[1], p.kind)
 		}
 	}
-	for _, m := range authScheme.FindAllStringSubmatchIndex(text, -1) {
-		add(m[2], m[3], "credential")
+	lower := strings.ToLower(text)
+	if strings.Contains(lower, "bearer") || strings.Contains(lower, "basic") || strings.Contains(lower, "token") {
+		for _, m := range authScheme.FindAllStringSubmatchIndex(text, -1) {
+			add(m[2], m[3], "credential")
+		}
 	}
-	for _, m := range urlSecret.FindAllStringSubmatchIndex(text, -1) {
-		add(m[2], m[3], "credential")
+	if strings.Contains(text, "=") {
+		for _, m := range urlSecret.FindAllStringSubmatchIndex(text, -1) {
+			add(m[2], m[3], "credential")
+		}
 	}
-	for _, m := range userInfo.FindAllStringSubmatchIndex(text, -1) {
-		add(m[2], m[3], "password")
+	if strings.Contains(text, "@") {
+		for _, m := range userInfo.FindAllStringSubmatchIndex(text, -1) {
+			add(m[2], m[3], "password")
+		}
 	}
 	if keyed && len(out) == 0 {
 		v := strings.TrimSpace(text)

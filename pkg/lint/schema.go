@@ -79,16 +79,44 @@ func metaSchemaFor(doc *spec.Map) *jsonschema.Schema {
 // rules report, not a download.
 func newCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
-	c.AssertFormat = true
+	// format stays an annotation (the 2020-12 default), as in the fast
+	// checks: "format: email" documents, it does not fail an example.
 	c.LoadURL = func(url string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%s is not loaded: toolctl does not fetch remote references; inline the schema or use a local $ref (#/$defs/...)", url)
 	}
 	return c
 }
 
-// checkMeta validates a schema document against its meta-schema.
+// checkMeta validates a schema document against its meta-schema: the fast
+// check when it is sure, the library otherwise.
 func checkMeta(doc *spec.Map) []schemaProblem {
+	if fastMeta(doc) == valid {
+		return nil
+	}
 	return problems(metaSchemaFor(doc).Validate(spec.Plain(doc)))
+}
+
+// hasKeyword tells whether a keyword appears anywhere in a schema.
+func hasKeyword(v any, kw string, depth int) bool {
+	if depth > 64 {
+		return true // let the library look
+	}
+	switch v := v.(type) {
+	case *spec.Map:
+		for i := range v.Len() {
+			k, x := v.At(i)
+			if k == kw || hasKeyword(x, kw, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if hasKeyword(x, kw, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // InputMeta returns the meta-schema problems of t's input schema, computed

@@ -1,0 +1,38 @@
+package lint
+
+import (
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+var _ = register(&Rule{
+	ID:          "gemini-name-separator",
+	Severity:    Info,
+	Target:      "gemini",
+	Description: "The tool name avoids . : and -, which Gemini accepts but advises against.",
+	Explain: `Gemini accepts dots, colons and dashes in function names, but its function
+calling guide asks for names "without spaces, periods (.), or dashes (-)"
+and suggests underscores or camelCase instead
+(https://ai.google.dev/gemini-api/docs/function-calling, "Best practices");
+some SDKs and proxies mishandle these characters.
+
+Bad:
+  name: math.factorial
+  name: get-weather
+
+Good:
+  name: math_factorial
+  name: get_weather`,
+	Tool: func(r *Reporter, t *spec.Tool) {
+		if t.Name == "" || !tgtGeminiName.valid(t.Name) {
+			return // gemini-name's finding
+		}
+		i := strings.IndexAny(t.Name, ".:-")
+		if i < 0 {
+			return
+		}
+		r.Report(t, "/name", "name %q uses %q, which Gemini accepts but advises against (some SDKs mishandle it); prefer %q",
+			t.Name, t.Name[i:i+1], strings.NewReplacer(".", "_", ":", "_", "-", "_").Replace(t.Name))
+	},
+})

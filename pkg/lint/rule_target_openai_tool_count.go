@@ -1,0 +1,33 @@
+package lint
+
+import (
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// tgtOpenAIMaxTools: "A max of 128 functions are supported." (tools,
+// https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools)
+const tgtOpenAIMaxTools = 128
+
+var _ = register(&Rule{
+	ID:          "openai-tool-count",
+	Severity:    Warning,
+	Target:      "openai",
+	Description: "The linted set has at most 128 tools, the most OpenAI accepts in one request.",
+	Explain: `OpenAI accepts at most 128 functions in one request ("A max of 128 functions
+are supported", https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools);
+a set exported as one request must stay within that. Models also choose
+better among fewer tools: split large sets by task.
+
+Bad:
+  tools/ holds 140 tool files, exported together for one agent
+
+Good:
+  tools/billing/ and tools/support/, each exported for its own agent`,
+	Set: func(r *Reporter, tools []*spec.Tool) {
+		if len(tools) <= tgtOpenAIMaxTools {
+			return
+		}
+		t := tools[tgtOpenAIMaxTools]
+		r.Report(t, "/name", "tool %q is tool number %d of this set of %d; OpenAI accepts at most %d tools in one request: split the set", t.Name, tgtOpenAIMaxTools+1, len(tools), tgtOpenAIMaxTools)
+	},
+})
