@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,7 +92,10 @@ func applyIgnores(set *spec.Set, fs []Finding, cfg *Config) []Finding {
 					// The rule does not run here; the directive may matter
 					// under another configuration.
 				default:
-					where := "on this line or the next"
+					where := "on this line"
+					if d.target != d.span.Start.Line {
+						where = fmt.Sprintf("on the next line (%d)", d.target)
+					}
 					if d.fileWide {
 						where = "in this file"
 					}
