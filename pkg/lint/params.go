@@ -21,6 +21,20 @@ type property struct {
 // check's business (and rare).
 const maxPropertyDepth = 32
 
+// Properties lists t's input schema properties (see properties), computed
+// once per tool for all the rules that walk them.
+func (r *Reporter) Properties(t *spec.Tool) []property {
+	st := r.tool
+	if st == nil {
+		return properties(t)
+	}
+	if !st.propsDone {
+		st.propsDone = true
+		st.props = properties(t)
+	}
+	return st.props
+}
+
 // properties lists the input schema's properties depth-first in source
 // order: top level, then nested objects' properties and array items'
 // properties.

@@ -56,7 +56,7 @@ Good:
 			}
 		}
 		check(t.InputSchema, "/input_schema")
-		for _, p := range properties(t) {
+		for _, p := range r.Properties(t) {
 			check(p.Schema, p.Ptr)
 		}
 	},

@@ -23,7 +23,7 @@ Good:
     enum: [GET, POST]
     default: GET`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		for _, p := range properties(t) {
+		for _, p := range r.Properties(t) {
 			def, ok := p.Schema.Get("default")
 			if !ok {
 				continue

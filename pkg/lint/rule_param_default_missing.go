@@ -29,7 +29,7 @@ Good:
 		for _, b := range t.Bind {
 			bound[b.Param] = true
 		}
-		for _, p := range properties(t) {
+		for _, p := range r.Properties(t) {
 			if !p.TopLevel || p.Required || p.Schema.Has("default") || p.Schema.Has("const") || bound[p.Name] {
 				continue
 			}

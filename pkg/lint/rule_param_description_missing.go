@@ -21,7 +21,7 @@ Good:
   properties:
     timeout: {type: number, description: Seconds to wait for a response (default 30).}`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		for _, p := range properties(t) {
+		for _, p := range r.Properties(t) {
 			d, _ := p.Schema.GetString("description")
 			if strings.TrimSpace(d) != "" || p.Schema.Has("$ref") {
 				continue

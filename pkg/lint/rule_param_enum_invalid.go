@@ -23,7 +23,7 @@ Good:
     type: integer
     enum: [1, 2, 3]`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		for _, p := range properties(t) {
+		for _, p := range r.Properties(t) {
 			v, ok := p.Schema.Get("enum")
 			if !ok {
 				continue

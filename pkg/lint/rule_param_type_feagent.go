@@ -27,7 +27,7 @@ Good:
     - name: max_tokens
       type: number`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		for _, p := range properties(t) {
+		for _, p := range r.Properties(t) {
 			if !p.TopLevel {
 				continue
 			}

@@ -22,7 +22,7 @@ Good:
       type: integer
       description: Maximum number of results.`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		for _, p := range properties(t) {
+		for _, p := range r.Properties(t) {
 			if hasAnyKey(p.Schema, "type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not") || t.Has(p.Ptr+"/type") {
 				continue
 			}

@@ -22,6 +22,8 @@ type toolState struct {
 	inputErr  error
 	inputMeta []schemaProblem
 	metaDone  bool
+	props     []property
+	propsDone bool
 }
 
 // schemaProblem is one leaf of a JSON Schema validation error: where in the
