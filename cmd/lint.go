@@ -51,8 +51,9 @@ Several reports in one run: each --format may be followed by --output FILE,
 e.g. --format sarif --output results.sarif --format text.
 
 Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it;
-2 usage or I/O error (bad flag, missing path, invalid config, unwritable
-output).`,
+2 usage or I/O error (bad flag, missing path, no tool files to lint, invalid
+config, unwritable output). A file that cannot be read or parsed is a
+parse-error finding (exit 1), and the other files are still linted.`,
 		Example: `  toolctl lint
   toolctl lint tools/ --fail-on warning
   toolctl lint --format sarif --output toolctl.sarif --format text
