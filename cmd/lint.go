@@ -197,10 +197,8 @@ func runLint(opts *lintOptions) error {
 	if len(files) == 0 {
 		return usageError(fmt.Errorf("no tool files to lint in %s (toolctl reads .yaml, .yml and .json%s)", strings.Join(paths, ", "), map[bool]string{true: "; lint.ignore excludes some", false: ""}[len(ignore) > 0]))
 	}
-	set := spec.LoadFiles(files)
-	app.logf("loaded %s in %s", plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond))
-	findings := lint.Run(set, cfg)
-	app.logf("linted in %s: %s", time.Since(start).Round(time.Millisecond), plural(len(findings), "finding", "findings"))
+	set, findings := lint.RunFiles(files, cfg)
+	app.logf("linted %s in %s: %s", plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond), plural(len(findings), "finding", "findings"))
 
 	if opts.baselineOut != "" {
 		n, err := writeBaseline(opts.baselineOut, findings)

@@ -147,3 +147,23 @@ func TestToSnake(t *testing.T) {
 		}
 	}
 }
+
+// RunFiles (per-file rules while loading, syntax trees released) must find
+// exactly what Load + Run finds, positions of set rules included.
+func TestRunFilesEqualsRun(t *testing.T) {
+	dirs := []string{filepath.Join(fixtures, "err"), filepath.Join(fixtures, "ok"), "../../tools"}
+	if _, err := os.Stat(corpusDir); err == nil {
+		dirs = append(dirs, corpusDir)
+	}
+	for _, cfg := range []Config{{}, {Profile: ProfileFeagent}, {Targets: Targets}} {
+		files, err := spec.Collect(dirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := render(Run(spec.LoadFiles(files), cfg))
+		_, fs := RunFiles(files, cfg)
+		if got := render(fs); got != want {
+			t.Errorf("profile %q targets %v: RunFiles differs from Run\n got %d bytes, want %d", cfg.Profile, cfg.Targets, len(got), len(want))
+		}
+	}
+}

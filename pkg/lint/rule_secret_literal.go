@@ -81,16 +81,16 @@ type secret struct {
 var (
 	// Well-known token shapes (prefixes documented by their issuers).
 	tokenPatterns = []struct {
-		hint string // a substring every match contains
-		re   *regexp.Regexp
-		kind string
+		hints []string // every match contains one of these
+		re    *regexp.Regexp
+		kind  string
 	}{
-		{"sk-", regexp.MustCompile(`\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}`), "API key"},
-		{"_", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}`), "GitHub token"},
-		{"xox", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), "Slack token"},
-		{"AKIA", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), "AWS access key"},
-		{"AIza", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), "Google API key"},
-		{"glpat-", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), "GitLab token"},
+		{[]string{"sk-"}, regexp.MustCompile(`\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}`), "API key"},
+		{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}`), "GitHub token"},
+		{[]string{"xox"}, regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), "Slack token"},
+		{[]string{"AKIA"}, regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), "AWS access key"},
+		{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), "Google API key"},
+		{[]string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), "GitLab token"},
 	}
 	// Authorization schemes followed by a literal credential.
 	authScheme = regexp.MustCompile(`(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{8,})`)
@@ -118,7 +118,7 @@ func findSecrets(text string, keyed bool) []secret {
 	// Cheap substring tests first: the regexps run on every string of
 	// every entry, and almost none hold a credential.
 	for _, p := range tokenPatterns {
-		if !strings.Contains(text, p.hint) {
+		if !containsAny(text, p.hints) {
 			continue
 		}
 		for _, m := range p.re.FindAllStringIndex(text, -1) {
@@ -205,4 +205,13 @@ func lineCol(text string, offset int) (int, int) {
 		before = before[i+1:]
 	}
 	return line, len([]rune(before)) + 1
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }

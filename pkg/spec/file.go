@@ -34,6 +34,41 @@ type File struct {
 
 	linesOnce sync.Once
 	lineStart []int // byte offset of each line
+
+	// After Release, positions come from a parse made on demand.
+	mu       sync.Mutex
+	reparsed *File
+}
+
+// Release drops the syntax trees of the file's tools, which take about 20
+// times the file's size; the model stays. A position asked for afterwards
+// re-parses the file once. Linting thousands of files releases each one
+// after its per-tool checks, so memory does not grow with the set.
+func (f *File) Release() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, t := range f.Tools {
+		t.node = nil
+	}
+}
+
+// root returns the tool's syntax tree, re-parsing a released file.
+func (t *Tool) root() *yaml.Node {
+	if t.node != nil || t.File == nil {
+		return t.node
+	}
+	f := t.File
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.reparsed == nil {
+		f.reparsed = ParseFile(f.Path, f.Data)
+	}
+	for i, ft := range f.Tools {
+		if ft == t && i < len(f.reparsed.Tools) {
+			return f.reparsed.Tools[i].node
+		}
+	}
+	return nil
 }
 
 // ParseFile parses the tools in data. It never fails as a whole: problems

@@ -81,7 +81,12 @@ func Load(paths []string) (*Set, error) {
 }
 
 // LoadFiles reads and parses files (as listed by Collect) concurrently.
-func LoadFiles(files []string) *Set {
+func LoadFiles(files []string) *Set { return LoadFilesFunc(files, nil) }
+
+// LoadFilesFunc is LoadFiles calling each (when not nil) on every file in
+// the worker that parsed it, as soon as it is parsed: work per file (say,
+// checks, then File.Release) overlaps with parsing the rest.
+func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 	set := &Set{Files: make([]*File, len(files))}
 	workers := min(runtime.GOMAXPROCS(0), len(files))
 	next := make(chan int)
@@ -92,6 +97,9 @@ func LoadFiles(files []string) *Set {
 			defer wg.Done()
 			for i := range next {
 				set.Files[i] = ReadFile(files[i])
+				if each != nil {
+					each(i, set.Files[i])
+				}
 			}
 		}()
 	}

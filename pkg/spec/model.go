@@ -134,7 +134,7 @@ func (t *Tool) Errors() []*Error {
 }
 
 // Node returns the YAML node of the tool in its file.
-func (t *Tool) Node() *yaml.Node { return t.node }
+func (t *Tool) Node() *yaml.Node { return t.root() }
 
 // Path is the file the tool was loaded from.
 func (t *Tool) Path() string {

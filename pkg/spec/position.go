@@ -15,6 +15,9 @@ import (
 // default, a converted form) the closest enclosing value is returned.
 func (t *Tool) Span(ptr string) Span {
 	v, _, _ := t.locate(ptr)
+	if v == nil {
+		return Span{}
+	}
 	return t.File.span(v)
 }
 
@@ -29,6 +32,9 @@ func (t *Tool) Has(ptr string) bool {
 // pointer ends at a key that exists, e.g. to point at an unknown field.
 func (t *Tool) KeySpan(ptr string) Span {
 	v, k, _ := t.locate(ptr)
+	if v == nil {
+		return Span{}
+	}
 	if k != nil {
 		return t.File.span(k)
 	}
@@ -48,7 +54,10 @@ func (t *Tool) locate(ptr string) (value, key *yaml.Node, found bool) {
 		// implied type: object); point at what encloses it.
 		defer func() { found = false }()
 	}
-	cur := t.node
+	cur := t.root()
+	if cur == nil {
+		return nil, nil, false
+	}
 	for i, tok := range tokens {
 		n := resolve(cur)
 		var next, k *yaml.Node
@@ -167,7 +176,7 @@ func (t *Tool) translateParamList(key string, rest []string) ([]string, bool) {
 	default:
 		return out, false
 	}
-	_, listNode := lookup(resolve(t.node), key, 0)
+	_, listNode := lookup(resolve(t.root()), key, 0)
 	listNode = resolve(listNode)
 	if listNode == nil || listNode.Kind != yaml.SequenceNode {
 		return out, false
@@ -187,6 +196,9 @@ func (t *Tool) translateParamList(key string, rest []string) ([]string, bool) {
 // escapes; otherwise it returns the value's start.
 func (t *Tool) TextPos(ptr string, line, col int) Pos {
 	v, _, found := t.locate(ptr)
+	if v == nil {
+		return Pos{}
+	}
 	start := Pos{Line: v.Line, Col: v.Column}
 	if !found || v.Kind != yaml.ScalarNode || line < 1 || col < 1 {
 		return start
