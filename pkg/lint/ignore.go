@@ -40,7 +40,7 @@ type directive struct {
 func applyIgnores(set *spec.Set, fs []Finding, cfg *Config) []Finding {
 	byFile := map[string][]*directive{}
 	for _, f := range set.Files {
-		if strings.EqualFold(filepath.Ext(f.Path), ".json") || !bytes.Contains(f.Data, []byte(ignoreMarker)) {
+		if !hasIgnores(f) {
 			continue
 		}
 		if ds := directives(f); len(ds) > 0 {
@@ -124,11 +124,17 @@ func suppressed(ds []*directive, f Finding) bool {
 	return hit
 }
 
+// hasIgnores tells whether a file may hold ignore comments (YAML with the
+// marker somewhere).
+func hasIgnores(f *spec.File) bool {
+	return f.Data != nil && !strings.EqualFold(filepath.Ext(f.Path), ".json") && bytes.Contains(f.Data, []byte(ignoreMarker))
+}
+
 // directives finds the ignore comments of a YAML file. The YAML lexer finds
 // comments, so the marker inside a string or block scalar is not one.
 func directives(f *spec.File) []*directive {
 	var ds []*directive
-	for _, tk := range lexer.Tokenize(string(f.Data)) {
+	for _, tk := range lexer.Tokenize(string(f.Source())) {
 		if tk.Type != token.CommentType || tk.Position == nil {
 			continue
 		}
@@ -204,7 +210,7 @@ func runePrefix(line string, n int) string { return line[:byteIndexOfCol(line, n
 // nextCodeLine is the first line after line that is neither blank nor a
 // comment: an own-line directive applies to it.
 func nextCodeLine(f *spec.File, line int) int {
-	last := f.PosAt(len(f.Data)).Line
+	last := f.PosAt(len(f.Source())).Line
 	for n := line + 1; n <= last; n++ {
 		if t := strings.TrimSpace(f.Line(n)); t != "" && !strings.HasPrefix(t, "#") {
 			return n

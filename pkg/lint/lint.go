@@ -304,7 +304,10 @@ func RunFiles(files []string, cfg Config) (*spec.Set, []Finding) {
 	perFile := make([][]Finding, len(files))
 	set := spec.LoadFilesFunc(files, func(i int, f *spec.File) {
 		perFile[i] = r.file(f)
-		f.Release()
+		// Keep the text of files that report findings now (source lines)
+		// or hold ignore comments; the rest is read again if a set rule
+		// reports on it.
+		f.Release(len(perFile[i]) == 0 && !hasIgnores(f))
 	})
 	return set, r.finish(set, perFile)
 }

@@ -38,18 +38,43 @@ type File struct {
 	// After Release, positions come from a parse made on demand.
 	mu       sync.Mutex
 	reparsed *File
+	dropped  bool // Release dropped Data
 }
 
 // Release drops the syntax trees of the file's tools, which take about 20
-// times the file's size; the model stays. A position asked for afterwards
-// re-parses the file once. Linting thousands of files releases each one
-// after its per-tool checks, so memory does not grow with the set.
-func (f *File) Release() {
+// times the file's size; the model stays. With dropData it drops the
+// file's bytes too (Data becomes nil; Source reads the file again when
+// asked). A position asked for afterwards re-parses the file once. Linting
+// thousands of files releases each one after its per-tool checks, so memory
+// does not grow with the set.
+func (f *File) Release(dropData bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, t := range f.Tools {
 		t.node = nil
 	}
+	if dropData && f.Data != nil {
+		f.Data = nil
+		f.dropped = true
+	}
+}
+
+// Source returns the file's text (UTF-8), reading the file again if
+// Release dropped it.
+func (f *File) Source() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.source()
+}
+
+// source is Source with f.mu held.
+func (f *File) source() []byte {
+	if f.dropped {
+		f.reparsed = ReadFile(f.Path)
+		f.Data = f.reparsed.Data
+		f.dropped = false
+	}
+	return f.Data
 }
 
 // root returns the tool's syntax tree, re-parsing a released file.
@@ -61,7 +86,11 @@ func (t *Tool) root() *yaml.Node {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.reparsed == nil {
-		f.reparsed = ParseFile(f.Path, f.Data)
+		if f.dropped {
+			f.source()
+		} else {
+			f.reparsed = ParseFile(f.Path, f.Data)
+		}
 	}
 	for i, ft := range f.Tools {
 		if ft == t && i < len(f.reparsed.Tools) {
@@ -220,7 +249,7 @@ func containerTools(n *yaml.Node) *yaml.Node {
 func (f *File) lines() []int {
 	f.linesOnce.Do(func() {
 		f.lineStart = append(f.lineStart, 0)
-		for i, b := range f.Data {
+		for i, b := range f.text() {
 			if b == '\n' {
 				f.lineStart = append(f.lineStart, i+1)
 			}
@@ -229,17 +258,27 @@ func (f *File) lines() []int {
 	return f.lineStart
 }
 
+// text is Data, or Source after a Release that dropped it. (Parsing reads
+// Data directly: it runs before any Release.)
+func (f *File) text() []byte {
+	if f.Data != nil {
+		return f.Data
+	}
+	return f.Source()
+}
+
 // Line returns the text of 1-based line n without its line break.
 func (f *File) Line(n int) string {
 	ls := f.lines()
 	if n < 1 || n > len(ls) {
 		return ""
 	}
-	end := len(f.Data)
+	data := f.text()
+	end := len(data)
 	if n < len(ls) {
 		end = ls[n] - 1
 	}
-	return strings.TrimSuffix(string(f.Data[ls[n-1]:end]), "\r")
+	return strings.TrimSuffix(string(data[ls[n-1]:end]), "\r")
 }
 
 // PosAt converts a byte offset into a position.
@@ -256,10 +295,11 @@ func (f *File) PosAt(offset int) Pos {
 			hi = mid - 1
 		}
 	}
-	if offset > len(f.Data) {
-		offset = len(f.Data)
+	data := f.text()
+	if offset > len(data) {
+		offset = len(data)
 	}
-	return Pos{Line: line + 1, Col: utf8.RuneCount(f.Data[ls[line]:offset]) + 1}
+	return Pos{Line: line + 1, Col: utf8.RuneCount(data[ls[line]:offset]) + 1}
 }
 
 // span computes the source range of a node. The end is exact for one-line

@@ -117,7 +117,7 @@ func plural(n int, one, many string) string {
 func writeExcerpt(b *bytes.Buffer, st textStyles, f lint.Finding, src *spec.File) {
 	lineNo := f.Span.Start.Line
 	// Line returns "" past the end of the file; a position there is stale.
-	if lineNo > bytes.Count(src.Data, []byte("\n"))+1 {
+	if lineNo > bytes.Count(src.Source(), []byte("\n"))+1 {
 		return
 	}
 	line := displayRunes(src.Line(lineNo))
