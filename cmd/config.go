@@ -73,7 +73,7 @@ func readConfig(path string) ([]byte, *yaml.Node, error) {
 		if tag, ok := configKeys[k.Value]; ok {
 			if tag == "!!map" {
 				if val.Kind != yaml.MappingNode && val.ShortTag() != "!!null" {
-					return nil, nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %s", path, val.Line, val.Column, k.Value, tagNames[tag], nodeKind(val))
+					return nil, nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %s", path, val.Line, val.Column, k.Value, tagNames[tag], spec.KindName(val))
 				}
 				continue
 			}
@@ -89,16 +89,6 @@ func readConfig(path string) ([]byte, *yaml.Node, error) {
 		return nil, nil, fmt.Errorf("%s:%d:%d: unknown setting %q%s (known: %v)", path, k.Line, k.Column, k.Value, hint, known)
 	}
 	return data, root, nil
-}
-
-func nodeKind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.MappingNode:
-		return "a mapping"
-	}
-	return fmt.Sprintf("%q", n.Value)
 }
 
 // resolveRelative makes a path from a config file relative to that file.

@@ -102,7 +102,7 @@ func ParseConfig(path, root string, n *yaml.Node) (Config, []string, error) {
 			ignore = list
 		case "overrides":
 			if v.Kind != yaml.SequenceNode {
-				return p.errorf(v, "lint.overrides: expected a list of {files: [globs], rules: {rule-id: severity}}, got %s", kind(v))
+				return p.errorf(v, "lint.overrides: expected a list of {files: [globs], rules: {rule-id: severity}}, got %s", spec.KindName(v))
 			}
 			for i, item := range v.Content {
 				field := fmt.Sprintf("lint.overrides[%d]", i)
@@ -142,7 +142,7 @@ func (p configParser) errorf(n *yaml.Node, format string, args ...any) error {
 // keys; known == nil accepts any key.
 func (p configParser) mapping(n *yaml.Node, field string, known []string, each func(key string, k, v *yaml.Node) error) error {
 	if n.Kind != yaml.MappingNode {
-		return p.errorf(n, "%s: expected a mapping, got %s", field, kind(n))
+		return p.errorf(n, "%s: expected a mapping, got %s", field, spec.KindName(n))
 	}
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -167,14 +167,14 @@ func (p configParser) mapping(n *yaml.Node, field string, known []string, each f
 
 func (p configParser) str(n *yaml.Node, field string) (string, error) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" || n.Value == "" {
-		return "", p.errorf(n, "%s: expected a string, got %s", field, kind(n))
+		return "", p.errorf(n, "%s: expected a string, got %s", field, spec.KindName(n))
 	}
 	return n.Value, nil
 }
 
 func (p configParser) strList(n *yaml.Node, field string) ([]string, error) {
 	if n.Kind != yaml.SequenceNode {
-		return nil, p.errorf(n, "%s: expected a list of strings, got %s", field, kind(n))
+		return nil, p.errorf(n, "%s: expected a list of strings, got %s", field, spec.KindName(n))
 	}
 	out := make([]string, 0, len(n.Content))
 	for i, item := range n.Content {
@@ -225,19 +225,4 @@ func (p configParser) severities(n *yaml.Node, field string) (map[string]Severit
 		return nil
 	})
 	return out, err
-}
-
-func kind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	}
-	if n.Tag == "!!null" {
-		return "nothing"
-	}
-	return fmt.Sprintf("%q", n.Value)
 }

@@ -42,7 +42,10 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// kindName describes a node for error messages ("a list", "a string").
+// KindName describes a YAML node for error messages: "a list", "a mapping",
+// "a string (\"x\")", "a number (3)", "null". Config readers use it too.
+func KindName(n *yaml.Node) string { return kindName(n) }
+
 func kindName(n *yaml.Node) string {
 	n = resolve(n)
 	if n == nil {
