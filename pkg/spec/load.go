@@ -3,6 +3,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -112,30 +113,59 @@ func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 }
 
 // ReadFile reads and parses one file; a read failure is an Error of the File.
+// (One open and one fstat per file: this runs for every file of a lint.)
 func ReadFile(path string) *File {
-	info, err := os.Stat(path)
-	if err == nil && info.IsDir() {
-		_, err := os.ReadDir(path)
-		msg := "unreadable directory"
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			msg = "cannot read the directory: " + pe.Err.Error()
-		}
-		return &File{Path: path, Errors: []*Error{{File: path, Msg: msg}}}
-	}
-	if err == nil && info.Size() > MaxFileSize {
-		f := &File{Path: path}
-		f.tooLarge(int(info.Size()))
-		return f
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	readError := func(err error, what string) *File {
 		msg := err.Error()
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			msg = pe.Err.Error()
 		}
-		return &File{Path: path, Errors: []*Error{{File: path, Msg: "cannot read the file: " + msg}}}
+		return &File{Path: path, Errors: []*Error{{File: path, Msg: "cannot read the " + what + ": " + msg}}}
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+			return readError(err, "directory") // an unreadable subdirectory
+		}
+		return readError(err, "file")
+	}
+	defer fh.Close()
+	info, err := fh.Stat()
+	if err != nil {
+		return readError(err, "file")
+	}
+	if info.IsDir() {
+		if _, err := fh.ReadDir(1); err != nil && !errors.Is(err, io.EOF) {
+			return readError(err, "directory")
+		}
+		return &File{Path: path, Errors: []*Error{{File: path, Msg: "unreadable directory"}}}
+	}
+	if info.Size() > MaxFileSize {
+		f := &File{Path: path}
+		f.tooLarge(int(info.Size()))
+		return f
+	}
+	// Read at most one byte past the limit: a file that grew since the
+	// fstat is still caught.
+	data := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := fh.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return readError(err, "file")
+		}
+		if len(data) > MaxFileSize {
+			f := &File{Path: path}
+			f.tooLarge(len(data))
+			return f
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
 	}
 	return ParseFile(path, data)
 }
