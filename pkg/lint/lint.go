@@ -73,6 +73,11 @@ type Rule struct {
 	// over every tool) is set.
 	Tool func(r *Reporter, t *spec.Tool)
 	Set  func(r *Reporter, tools []*spec.Tool)
+	// SetReadsBody marks a Set rule that reads a tool's input or output
+	// schema, examples, entry or detail. RunFiles drops those once a file's
+	// per-tool rules ran (they are most of the model's memory) unless an
+	// enabled Set rule reads them.
+	SetReadsBody bool
 }
 
 // Profiles.
@@ -296,11 +301,17 @@ func Run(set *spec.Set, cfg Config) []Finding {
 }
 
 // RunFiles reads, parses and lints files (as listed by spec.Collect). The
-// per-tool rules run as each file is parsed, after which its syntax tree is
-// released: on large sets memory stays a fraction of Load + Run's, for the
-// same findings. The set is returned for reporting (sources, file list).
+// per-tool rules run as each file is parsed, after which its syntax tree
+// and the parts of its tools no set rule reads are released: on large sets
+// memory stays a fraction of Load + Run's, for the same findings. The set
+// is returned for reporting (file list, sources); its tools are partial
+// (see Rule.SetReadsBody).
 func RunFiles(files []string, cfg Config) (*spec.Set, []Finding) {
 	r := newRun(cfg)
+	keepBody := false
+	for _, rep := range r.setRules {
+		keepBody = keepBody || rep.rule.SetReadsBody
+	}
 	perFile := make([][]Finding, len(files))
 	set := spec.LoadFilesFunc(files, func(i int, f *spec.File) {
 		perFile[i] = r.file(f)
@@ -308,6 +319,11 @@ func RunFiles(files []string, cfg Config) (*spec.Set, []Finding) {
 		// or hold ignore comments; the rest is read again if a set rule
 		// reports on it.
 		f.Release(len(perFile[i]) == 0 && !hasIgnores(f))
+		if !keepBody {
+			for _, t := range f.Tools {
+				t.InputSchema, t.OutputSchema, t.Examples, t.Entry, t.Detail = nil, nil, nil, nil, ""
+			}
+		}
 	})
 	return set, r.finish(set, perFile)
 }

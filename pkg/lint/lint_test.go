@@ -155,7 +155,7 @@ func TestRunFilesEqualsRun(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err == nil {
 		dirs = append(dirs, corpusDir)
 	}
-	for _, cfg := range []Config{{}, {Profile: ProfileFeagent}, {Targets: Targets}} {
+	for _, cfg := range []Config{{}, {Profile: ProfileFeagent}, {Targets: Targets}, {Targets: []string{"openai", "gemini", "mcp"}}} {
 		files, err := spec.Collect(dirs)
 		if err != nil {
 			t.Fatal(err)

@@ -19,10 +19,11 @@ const (
 )
 
 var _ = register(&Rule{
-	ID:          "anthropic-strict-limits",
-	Severity:    Warning,
-	Target:      "anthropic",
-	Description: "Sent together with strict: true, the tools stay within Anthropic's limits: 20 strict tools, 24 optional and 16 union-typed parameters in all.",
+	ID:           "anthropic-strict-limits",
+	Severity:     Warning,
+	SetReadsBody: true,
+	Target:       "anthropic",
+	Description:  "Sent together with strict: true, the tools stay within Anthropic's limits: 20 strict tools, 24 optional and 16 union-typed parameters in all.",
 	Explain: `Anthropic limits the strict schemas of one request as a whole: at most 20
 strict tools, 24 optional parameters (not in required) and 16 parameters that
 use anyOf or a type list such as [string, "null"], counted across every strict
