@@ -154,11 +154,14 @@ func directives(f *spec.File) []*directive {
 		}
 		d.rules, d.reason = parseDirective(rest)
 		d.used = make([]bool, len(d.rules))
-		line := tk.Position.Line
-		col := commentColumn(f.Line(line))
-		d.span = spec.Span{Start: spec.Pos{Line: line, Col: col}, End: spec.Pos{Line: line, Col: col + utf8.RuneCountInString(strings.TrimRight(f.Line(line)[byteIndexOfCol(f.Line(line), col):], " \t"))}}
+		// The lexer's column is the character column of the '#'.
+		line, col := tk.Position.Line, tk.Position.Column
+		src := f.Line(line)
+		at := byteIndexOfCol(src, col)
+		comment := strings.TrimRight(src[at:], " \t")
+		d.span = spec.Span{Start: spec.Pos{Line: line, Col: col}, End: spec.Pos{Line: line, Col: col + utf8.RuneCountInString(comment)}}
 		d.target = line
-		if strings.TrimSpace(runePrefix(f.Line(line), col-1)) == "" {
+		if strings.TrimSpace(src[:at]) == "" {
 			d.target = nextCodeLine(f, line)
 		}
 		ds = append(ds, d)
@@ -184,16 +187,7 @@ func parseDirective(s string) (rules []string, reason string) {
 	return rules, strings.TrimSpace(reason)
 }
 
-// commentColumn is the 1-based character column of the line's ignore
-// comment.
-func commentColumn(line string) int {
-	i := strings.Index(line, ignoreMarker)
-	if h := strings.LastIndex(line[:max(i, 0)], "#"); h >= 0 {
-		i = h
-	}
-	return utf8.RuneCountInString(line[:max(i, 0)]) + 1
-}
-
+// byteIndexOfCol is the byte offset of 1-based character column col.
 func byteIndexOfCol(line string, col int) int {
 	n := 0
 	for i := range line {
@@ -204,8 +198,6 @@ func byteIndexOfCol(line string, col int) int {
 	}
 	return len(line)
 }
-
-func runePrefix(line string, n int) string { return line[:byteIndexOfCol(line, n+1)] }
 
 // nextCodeLine is the first line after line that is neither blank nor a
 // comment: an own-line directive applies to it.
