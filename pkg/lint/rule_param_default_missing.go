@@ -25,10 +25,7 @@ Good:
       required: false
       default: 30`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		bound := map[string]bool{}
-		for _, b := range t.Bind {
-			bound[b.Param] = true
-		}
+		bound := boundParams(t)
 		for _, p := range r.Properties(t) {
 			if !p.TopLevel || p.Required || p.Schema.Has("default") || p.Schema.Has("const") || bound[p.Name] {
 				continue

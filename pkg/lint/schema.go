@@ -165,10 +165,7 @@ func callSchema(t *spec.Tool) *spec.Map {
 	if len(list) == 0 {
 		return t.InputSchema
 	}
-	bound := map[string]bool{}
-	for _, b := range t.Bind {
-		bound[b.Param] = true
-	}
+	bound := boundParams(t)
 	kept := make([]any, 0, len(list))
 	for _, x := range list {
 		if name, ok := x.(string); !ok || !bound[name] {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -63,19 +64,6 @@ var (
 // schemas.
 const tgtMaxWalk = 64
 
-// tgtBound returns the parameters filled at run time: exports drop them,
-// so provider checks ignore them.
-func tgtBound(t *spec.Tool) map[string]bool {
-	if len(t.Bind) == 0 {
-		return nil
-	}
-	out := make(map[string]bool, len(t.Bind))
-	for _, b := range t.Bind {
-		out[b.Param] = true
-	}
-	return out
-}
-
 // tgtWalk calls visit for every subschema of t's input schema, depth
 // first in source order, the root first. Bound top-level parameters are
 // skipped with everything under them.
@@ -83,7 +71,7 @@ func tgtWalk(t *spec.Tool, visit func(n *tgtNode)) {
 	if t.InputSchema == nil {
 		return
 	}
-	tgtWalkNode(&tgtNode{Ptr: "/input_schema", Schema: t.InputSchema}, tgtBound(t), 0, visit)
+	tgtWalkNode(&tgtNode{Ptr: "/input_schema", Schema: t.InputSchema}, boundParams(t), 0, visit)
 }
 
 func tgtWalkNode(n *tgtNode, bound map[string]bool, level int, visit func(n *tgtNode)) {
@@ -95,7 +83,7 @@ func tgtWalkNode(n *tgtNode, bound map[string]bool, level int, visit func(n *tgt
 	for i := range s.Len() {
 		kw, v := s.At(i)
 		switch {
-		case tgtIn(kw, tgtMaps):
+		case slices.Contains(tgtMaps, kw):
 			m, ok := v.(*spec.Map)
 			if !ok {
 				continue
@@ -125,7 +113,7 @@ func tgtWalkNode(n *tgtNode, bound map[string]bool, level int, visit func(n *tgt
 				}
 				tgtWalkNode(c, bound, level+1, visit)
 			}
-		case tgtIn(kw, tgtOne) || tgtIn(kw, tgtLists):
+		case slices.Contains(tgtOne, kw) || slices.Contains(tgtLists, kw):
 			switch cv := v.(type) {
 			case *spec.Map:
 				c := &tgtNode{Ptr: n.Ptr + "/" + kw, Schema: cv, Name: n.Name, Def: n.Def, Depth: n.Depth, Kw: kw}
@@ -154,15 +142,6 @@ func tgtWalkNode(n *tgtNode, bound map[string]bool, level int, visit func(n *tgt
 			}
 		}
 	}
-}
-
-func tgtIn(s string, list []string) bool {
-	for _, x := range list {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }
 
 func tgtJoin(prefix, key string) string {
