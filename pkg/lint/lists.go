@@ -7,10 +7,14 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-// checkTextList reports empty and repeated items of a list of strings.
-func checkTextList(r *Reporter, t *spec.Tool, field string, items []string) {
+// checkTextList reports empty and repeated items of a list of strings;
+// items for which skip (when not nil) is true are neither.
+func checkTextList(r *Reporter, t *spec.Tool, field string, items []string, skip func(i int) bool) {
 	seen := map[string]int{}
 	for i, s := range items {
+		if skip != nil && skip(i) {
+			continue
+		}
 		ptr := "/" + field + "/" + strconv.Itoa(i)
 		key := strings.ToLower(strings.Join(strings.Fields(s), " "))
 		switch {

@@ -25,7 +25,10 @@ Good:
       check_tool: file_exists
       action_if_not_met: Ask the user for another path.`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		var texts []string
+		// The list form's text, or the object form's condition; an object
+		// without a condition is reported below, not as empty.
+		texts := make([]string, len(t.Prerequisites))
+		noCondition := make([]bool, len(t.Prerequisites))
 		for i, p := range t.Prerequisites {
 			ptr := "/prerequisites/" + strconv.Itoa(i)
 			object := p.Text == "" && (p.Condition != "" || p.CheckTool != "" || p.ActionIfNotMet != "")
@@ -35,15 +38,12 @@ Good:
 			case object && p.CheckTool != "" && strings.TrimSpace(p.ActionIfNotMet) == "":
 				r.Report(t, ptr, "prerequisites[%d] names check_tool %q but no action_if_not_met; say what to do when the check fails", i, p.CheckTool)
 			}
-			switch {
-			case !object:
-				texts = append(texts, p.Text)
-			case strings.TrimSpace(p.Condition) != "":
-				texts = append(texts, p.Condition)
-			default:
-				texts = append(texts, "\x00"+strconv.Itoa(i)) // reported above; neither empty nor a repeat
+			texts[i] = p.Text
+			if object {
+				texts[i] = p.Condition
+				noCondition[i] = strings.TrimSpace(p.Condition) == ""
 			}
 		}
-		checkTextList(r, t, "prerequisites", texts)
+		checkTextList(r, t, "prerequisites", texts, func(i int) bool { return noCondition[i] })
 	},
 })

@@ -21,5 +21,5 @@ Good:
   triggers:
     - When the user names a file
     - When a previous step produced a file path`,
-	Tool: func(r *Reporter, t *spec.Tool) { checkTextList(r, t, "triggers", t.Triggers) },
+	Tool: func(r *Reporter, t *spec.Tool) { checkTextList(r, t, "triggers", t.Triggers, nil) },
 })

@@ -20,5 +20,5 @@ Good:
   warnings:
     - Deletes files permanently.
     - Needs write access to the target directory.`,
-	Tool: func(r *Reporter, t *spec.Tool) { checkTextList(r, t, "warnings", t.Warnings) },
+	Tool: func(r *Reporter, t *spec.Tool) { checkTextList(r, t, "warnings", t.Warnings, nil) },
 })
