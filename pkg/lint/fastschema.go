@@ -322,7 +322,7 @@ func instanceKeyword(s *spec.Map, k string, kv, v any, depth int) bool {
 		list, _ := kv.([]any)
 		return inEnum(list, v)
 	case "const":
-		return valueText(kv) == valueText(v)
+		return sameValue(kv, v)
 	case "minLength", "maxLength":
 		str, ok := v.(string)
 		if !ok {
@@ -382,10 +382,11 @@ func instanceKeyword(s *spec.Map, k string, kv, v any, depth int) bool {
 		if arr, ok := v.([]any); ok && b {
 			seen := map[string]bool{}
 			for _, x := range arr {
-				if seen[valueText(x)] {
+				key := valueKey(x)
+				if seen[key] {
 					return false
 				}
-				seen[valueText(x)] = true
+				seen[key] = true
 			}
 		}
 		return true

@@ -113,6 +113,7 @@ func TestFastSchemaEdgeCases(t *testing.T) {
 		{`{"type":"object","properties":{"s":{"pattern":"^a+$"}}}`, `{"s":"aaa"}`, valid},
 		{`{"type":"object","properties":{"s":{"pattern":"^a+$"}}}`, `{"s":"b"}`, unsure},
 		{`{"type":"object","properties":{"n":{"maximum":9007199254740992}}}`, `{"n":9007199254740993}`, unsure},
+		{`{"type":"object","properties":{"s":{"enum":["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxA"]}}}`, `{"s":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxB"}`, unsure},
 		{`{"type":"object","properties":{"m":{"type":"object","minProperties":1}}}`, `{"m":{}}`, unsure},
 		{`{"type":"object","properties":{"m":{"type":"object","maxProperties":1}}}`, `{"m":{"a":1}}`, valid},
 		{`{"type":"object","properties":{"l":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}`, `{"l":["a","a"]}`, unsure},

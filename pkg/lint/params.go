@@ -160,17 +160,42 @@ func typeAllows(types []string, v any) bool {
 
 // valueText renders a value for a message, JSON style and short.
 func valueText(v any) string {
+	s := valueKey(v)
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+// valueKey is a value's JSON text, whole: equal keys mean equal values
+// (numbers compare as written).
+func valueKey(v any) string {
 	var b []byte
 	if m, ok := v.(*spec.Map); ok {
 		b, _ = m.MarshalJSON()
 	} else {
 		b, _ = json.Marshal(spec.Plain(v))
 	}
-	s := string(b)
-	if len(s) > 60 {
-		s = s[:57] + "..."
+	return string(b)
+}
+
+// sameValue compares two values as valueKey does, without encoding the
+// common scalar cases (enum checks run on every example).
+func sameValue(a, b any) bool {
+	switch a := a.(type) {
+	case string:
+		s, ok := b.(string)
+		return ok && a == s
+	case json.Number:
+		n, ok := b.(json.Number)
+		return ok && a == n
+	case bool:
+		x, ok := b.(bool)
+		return ok && a == x
+	case nil:
+		return b == nil
 	}
-	return s
+	return valueKey(a) == valueKey(b)
 }
 
 func typeList(types []string) string {

@@ -43,9 +43,8 @@ Good:
 })
 
 func inEnum(list []any, v any) bool {
-	want := valueText(v)
 	for _, x := range list {
-		if valueText(x) == want {
+		if sameValue(x, v) {
 			return true
 		}
 	}

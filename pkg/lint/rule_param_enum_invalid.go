@@ -40,9 +40,9 @@ Good:
 					r.Report(t, ptr, "parameter %q: enum value %s is %s, but the type is %s", p.Name, valueText(x), article(jsonType(x)), typeList(types))
 					continue
 				}
-				key := valueText(x)
+				key := valueKey(x)
 				if j, dup := seen[key]; dup {
-					r.Report(t, ptr, "parameter %q: enum value %s is repeated (first at position %d); remove it", p.Name, key, j+1)
+					r.Report(t, ptr, "parameter %q: enum value %s is repeated (first at position %d); remove it", p.Name, valueText(x), j+1)
 					continue
 				}
 				seen[key] = i
