@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,11 +32,7 @@ var tagNames = map[string]string{"!!str": "a string", "!!bool": "true or false",
 func readConfig(path string) ([]byte, *yaml.Node, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, nil, fmt.Errorf("config file %s: %v", path, pe.Err)
-		}
-		return nil, nil, fmt.Errorf("config file %s: %v", path, err)
+		return nil, nil, fmt.Errorf("config file %s: %v", path, unwrapPathError(err))
 	}
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {

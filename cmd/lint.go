@@ -287,30 +287,27 @@ func unwrapPathError(err error) error {
 
 // lintConfig reads the lint section of the config file, if any.
 func (app *App) lintConfig() (lint.Config, []string, error) {
-	if app.configRoot == nil {
-		return lint.Config{}, nil, nil
+	return lint.ParseConfig(app.configFile, filepath.Dir(app.configFile), lintSection(app.configRoot))
+}
+
+// lintSection returns the value of "lint:" in a config's top-level mapping
+// (nil for none).
+func lintSection(root *yaml.Node) *yaml.Node {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil
 	}
-	for i := 0; i+1 < len(app.configRoot.Content); i += 2 {
-		if app.configRoot.Content[i].Value == "lint" {
-			return lint.ParseConfig(app.configFile, filepath.Dir(app.configFile), app.configRoot.Content[i+1])
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "lint" {
+			return root.Content[i+1]
 		}
 	}
-	return lint.Config{}, nil, nil
+	return nil
 }
 
 // ignored tells whether lint.ignore excludes file; globs are relative to
 // the config file's directory.
 func ignored(configFile string, globs []string, file string) bool {
-	if len(globs) == 0 {
-		return false
-	}
-	rel := lint.RelativeTo(filepath.Dir(configFile), file)
-	for _, g := range globs {
-		if lint.MatchGlob(g, rel) {
-			return true
-		}
-	}
-	return false
+	return lint.Override{Files: globs, Root: filepath.Dir(configFile)}.Matches(file)
 }
 
 func explainRule(w io.Writer, id string) error {
@@ -453,15 +450,10 @@ func readBaseline(path string) ([]lint.Override, error) {
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("baseline %s: expected a mapping with lint.overrides; write one with --baseline-out", path)
 	}
-	root := doc.Content[0]
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "lint" {
-			cfg, _, err := lint.ParseConfig(path, filepath.Dir(path), root.Content[i+1])
-			if err != nil {
-				return nil, err
-			}
-			return cfg.Overrides, nil
-		}
+	section := lintSection(doc.Content[0])
+	if section == nil {
+		return nil, fmt.Errorf("baseline %s: no lint section; write one with --baseline-out", path)
 	}
-	return nil, fmt.Errorf("baseline %s: no lint section; write one with --baseline-out", path)
+	cfg, _, err := lint.ParseConfig(path, filepath.Dir(path), section)
+	return cfg.Overrides, err
 }

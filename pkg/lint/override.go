@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // applyOverrides sets each finding's severity from the last override whose
@@ -27,6 +26,9 @@ func applyOverrides(fs []Finding, overrides []Override) []Finding {
 // Matches tells whether file (as loaded: relative to the working directory
 // or absolute) matches one of the override's globs.
 func (o Override) Matches(file string) bool {
+	if len(o.Files) == 0 {
+		return false
+	}
 	rel := RelativeTo(o.Root, file)
 	for _, g := range o.Files {
 		if MatchGlob(g, rel) {
@@ -52,7 +54,7 @@ func RelativeTo(root, file string) string {
 	return filepath.ToSlash(filepath.Clean(file))
 }
 
-var globCache sync.Map // pattern → *regexp.Regexp
+var globCache syncMap[string, *regexp.Regexp]
 
 // MatchGlob matches a slash path against a glob: * and ? stay within a
 // path segment, ** spans segments ("tools/**/*.yaml", "**/legacy/*"),
@@ -61,13 +63,14 @@ var globCache sync.Map // pattern → *regexp.Regexp
 func MatchGlob(pattern, path string) bool {
 	re, ok := globCache.Load(pattern)
 	if !ok {
-		re, _ = globCache.LoadOrStore(pattern, globRegexp(pattern))
+		re = globRegexp(pattern)
+		globCache.Store(pattern, re)
 	}
-	if re.(*regexp.Regexp).MatchString(path) {
+	if re.MatchString(path) {
 		return true
 	}
 	if !strings.Contains(pattern, "/") {
-		return re.(*regexp.Regexp).MatchString(path[strings.LastIndex(path, "/")+1:])
+		return re.MatchString(path[strings.LastIndex(path, "/")+1:])
 	}
 	return false
 }
