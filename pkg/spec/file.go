@@ -249,7 +249,7 @@ func containerTools(n *yaml.Node) *yaml.Node {
 func (f *File) lines() []int {
 	f.linesOnce.Do(func() {
 		f.lineStart = append(f.lineStart, 0)
-		for i, b := range f.text() {
+		for i, b := range f.Source() {
 			if b == '\n' {
 				f.lineStart = append(f.lineStart, i+1)
 			}
@@ -258,22 +258,13 @@ func (f *File) lines() []int {
 	return f.lineStart
 }
 
-// text is Data, or Source after a Release that dropped it. (Parsing reads
-// Data directly: it runs before any Release.)
-func (f *File) text() []byte {
-	if f.Data != nil {
-		return f.Data
-	}
-	return f.Source()
-}
-
 // Line returns the text of 1-based line n without its line break.
 func (f *File) Line(n int) string {
 	ls := f.lines()
 	if n < 1 || n > len(ls) {
 		return ""
 	}
-	data := f.text()
+	data := f.Source()
 	end := len(data)
 	if n < len(ls) {
 		end = ls[n] - 1
@@ -295,7 +286,7 @@ func (f *File) PosAt(offset int) Pos {
 			hi = mid - 1
 		}
 	}
-	data := f.text()
+	data := f.Source()
 	if offset > len(data) {
 		offset = len(data)
 	}

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -148,25 +149,17 @@ func ReadFile(path string) *File {
 	}
 	// Read at most one byte past the limit: a file that grew since the
 	// fstat is still caught.
-	data := make([]byte, 0, info.Size()+1)
-	for {
-		n, err := fh.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return readError(err, "file")
-		}
-		if len(data) > MaxFileSize {
-			f := &File{Path: path}
-			f.tooLarge(len(data))
-			return f
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(fh, MaxFileSize+1)); err != nil {
+		return readError(err, "file")
 	}
+	if buf.Len() > MaxFileSize {
+		f := &File{Path: path}
+		f.tooLarge(buf.Len())
+		return f
+	}
+	data := buf.Bytes()
 	return ParseFile(path, data)
 }
 
