@@ -9,62 +9,21 @@ package main
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolctl/toolctl/pkg/spec"
 	"gopkg.in/yaml.v3"
 )
-
-func isToolFile(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml", ".json":
-		return true
-	}
-	return false
-}
-
-// collect mirrors spec.Collect: sorted, hidden directories below a root
-// skipped; files given directly are taken as they are.
-func collect(roots []string) ([]string, error) {
-	var files []string
-	for _, root := range roots {
-		var found []string
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if p != root && strings.HasPrefix(d.Name(), ".") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if p == root || isToolFile(p) {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(found)
-		files = append(files, found...)
-	}
-	return files, nil
-}
 
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: parseonly DIR...")
 		os.Exit(2)
 	}
-	files, err := collect(os.Args[1:])
+	files, err := spec.Collect(os.Args[1:]) // the very walk toolctl does
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "parseonly:", err)
 		os.Exit(2)
