@@ -25,7 +25,7 @@ const (
 	valid
 )
 
-// fastMetaKeywords are the draft 2020-12 keywords the fast meta check
+// metaSchemaKeywords are the draft 2020-12 keywords the fast meta check
 // models. Any other keyword of the meta-schema makes it unsure; keywords
 // outside the meta-schema (x-*, nullable, ...) are unconstrained there.
 var metaSchemaKeywords = map[string]bool{

@@ -25,16 +25,12 @@ Good:
 			return
 		}
 		types := schemaTypes(t.InputSchema)
+		typ, _ := t.InputSchema.Get("type")
 		switch {
 		case len(types) == 0 && !t.InputSchema.Has("type"):
 			r.Report(t, "/input_schema", "the input schema has no type; add type: object")
 		case len(types) != 1 || types[0] != "object":
-			r.Report(t, "/input_schema/type", "the input schema's type is %s; it must be object (parameters are named properties)", valueText(mustGet(t.InputSchema, "type")))
+			r.Report(t, "/input_schema/type", "the input schema's type is %s; it must be object (parameters are named properties)", valueText(typ))
 		}
 	},
 })
-
-func mustGet(m *spec.Map, key string) any {
-	v, _ := m.Get(key)
-	return v
-}

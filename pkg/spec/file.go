@@ -186,7 +186,7 @@ func (f *File) document(d *decoder, root *yaml.Node, index int) int {
 		if tools := containerTools(root); tools != nil {
 			list := resolve(tools)
 			if list.Kind != yaml.SequenceNode {
-				d.errorf(tools, "/tools", "tools: expected a list of tools, got %s", kindName(tools))
+				d.errorf(tools, "/tools", "tools: expected a list of tools, got %s", KindName(tools))
 				return index
 			}
 			if len(list.Content) == 0 {
@@ -208,7 +208,7 @@ func (f *File) document(d *decoder, root *yaml.Node, index int) int {
 		}
 		return index
 	default:
-		d.errorf(root, "", "expected a tool definition (a mapping with name, description, ...) or a list of them, got %s", kindName(root))
+		d.errorf(root, "", "expected a tool definition (a mapping with name, description, ...) or a list of them, got %s", KindName(root))
 		return index
 	}
 }
@@ -216,7 +216,7 @@ func (f *File) document(d *decoder, root *yaml.Node, index int) int {
 func (f *File) listItem(d *decoder, item *yaml.Node, ptr string, index int) int {
 	n := resolve(item)
 	if n == nil || n.Kind != yaml.MappingNode {
-		d.errorf(item, ptr, "expected a tool (a mapping with name, description, ...), got %s", kindName(item))
+		d.errorf(item, ptr, "expected a tool (a mapping with name, description, ...), got %s", KindName(item))
 		return index
 	}
 	f.addTool(d.tool(n, ptr, index))

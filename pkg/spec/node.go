@@ -44,9 +44,7 @@ func resolve(n *yaml.Node) *yaml.Node {
 
 // KindName describes a YAML node for error messages: "a list", "a mapping",
 // "a string (\"x\")", "a number (3)", "null". Config readers use it too.
-func KindName(n *yaml.Node) string { return kindName(n) }
-
-func kindName(n *yaml.Node) string {
+func KindName(n *yaml.Node) string {
 	n = resolve(n)
 	if n == nil {
 		return "nothing"
@@ -116,7 +114,7 @@ func (d *decoder) pairs(n *yaml.Node, ptr string) []pair {
 		k, v := n.Content[i], n.Content[i+1]
 		rk := resolve(k)
 		if rk == nil || rk.Kind != yaml.ScalarNode {
-			d.errorf(k, ptr, "mapping keys must be strings, got %s", kindName(k))
+			d.errorf(k, ptr, "mapping keys must be strings, got %s", KindName(k))
 			continue
 		}
 		if rk.ShortTag() == "!!merge" {
@@ -142,7 +140,7 @@ func (d *decoder) pairs(n *yaml.Node, ptr string) []pair {
 		case m != nil && m.Kind == yaml.SequenceNode:
 			sources = m.Content
 		default:
-			d.errorf(m, ptr, "the merge key << needs a mapping or a list of mappings, got %s", kindName(m))
+			d.errorf(m, ptr, "the merge key << needs a mapping or a list of mappings, got %s", KindName(m))
 			continue
 		}
 		for _, src := range sources {

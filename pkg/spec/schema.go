@@ -29,9 +29,9 @@ func (d *decoder) input(v *yaml.Node, ptr, key string) (*Map, bool) {
 		return m, false
 	}
 	if key == "parameters" {
-		d.errorf(v, ptr, "parameters: expected a list of parameters or a JSON Schema object, got %s", kindName(v))
+		d.errorf(v, ptr, "parameters: expected a list of parameters or a JSON Schema object, got %s", KindName(v))
 	} else {
-		d.errorf(v, ptr, "%s: expected a JSON Schema object, got %s", key, kindName(v))
+		d.errorf(v, ptr, "%s: expected a JSON Schema object, got %s", key, KindName(v))
 	}
 	return nil, false
 }
@@ -48,7 +48,7 @@ func (d *decoder) paramList(n *yaml.Node, ptr string) *Map {
 		ip := ptr + "/" + strconv.Itoa(i)
 		it := resolve(item)
 		if it == nil || it.Kind != yaml.MappingNode {
-			d.errorf(item, ip, "parameters[%d]: expected {name, type, description, required, ...}, got %s", i, kindName(item))
+			d.errorf(item, ip, "parameters[%d]: expected {name, type, description, required, ...}, got %s", i, KindName(item))
 			continue
 		}
 		ps := d.pairs(it, ip)
@@ -108,7 +108,7 @@ func (d *decoder) returns(v *yaml.Node, ptr string) (*Map, bool) {
 	case n.Kind == yaml.ScalarNode:
 		return typeSchema(n.Value), false
 	case n.Kind != yaml.MappingNode:
-		d.errorf(v, ptr, "returns: expected a JSON Schema or a map of fields to types, got %s", kindName(v))
+		d.errorf(v, ptr, "returns: expected a JSON Schema or a map of fields to types, got %s", KindName(v))
 		return nil, false
 	case looksLikeSchema(n):
 		m, _ := d.value(n, ptr, 1).(*Map)
@@ -128,7 +128,7 @@ func (d *decoder) returns(v *yaml.Node, ptr string) (*Map, bool) {
 			stripAnyType(m)
 			props.Set(p.key.Value, m)
 		default:
-			d.errorf(p.value, kp, "returns.%s: expected a type name or {type, description}, got %s", p.key.Value, kindName(p.value))
+			d.errorf(p.value, kp, "returns.%s: expected a type name or {type, description}, got %s", p.key.Value, KindName(p.value))
 		}
 	}
 	schema := NewMap(2)
@@ -216,7 +216,7 @@ func (d *decoder) schema(v *yaml.Node, ptr, key string) *Map {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(v, ptr, "%s: expected a JSON Schema object, got %s", key, kindName(v))
+		d.errorf(v, ptr, "%s: expected a JSON Schema object, got %s", key, KindName(v))
 		return nil
 	}
 	m, _ := d.value(n, ptr, 1).(*Map)

@@ -220,7 +220,7 @@ func (d *decoder) str(v *yaml.Node, ptr, field string) string {
 		return ""
 	}
 	if n.Kind != yaml.ScalarNode {
-		d.errorf(v, ptr, "%s: expected a string, got %s", field, kindName(v))
+		d.errorf(v, ptr, "%s: expected a string, got %s", field, KindName(v))
 		return ""
 	}
 	return n.Value
@@ -232,14 +232,14 @@ func (d *decoder) strList(v *yaml.Node, ptr, field string) []string {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.errorf(v, ptr, "%s: expected a list of strings, got %s", field, kindName(v))
+		d.errorf(v, ptr, "%s: expected a list of strings, got %s", field, KindName(v))
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
 	for i, item := range n.Content {
 		it := resolve(item)
 		if it == nil || it.Kind != yaml.ScalarNode || isNull(it) {
-			d.errorf(item, ptr+"/"+strconv.Itoa(i), "%s[%d]: expected a string, got %s", field, i, kindName(item))
+			d.errorf(item, ptr+"/"+strconv.Itoa(i), "%s[%d]: expected a string, got %s", field, i, KindName(item))
 			continue
 		}
 		out = append(out, it.Value)
@@ -253,7 +253,7 @@ func (d *decoder) boolean(v *yaml.Node, ptr, field string) *bool {
 		return nil
 	}
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-		d.errorf(v, ptr, "%s: expected true or false, got %s", field, kindName(v))
+		d.errorf(v, ptr, "%s: expected true or false, got %s", field, KindName(v))
 		return nil
 	}
 	b := n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
@@ -266,7 +266,7 @@ func (d *decoder) mapping(v *yaml.Node, ptr, field string) *yaml.Node {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(v, ptr, "%s: expected a mapping, got %s", field, kindName(v))
+		d.errorf(v, ptr, "%s: expected a mapping, got %s", field, KindName(v))
 		return nil
 	}
 	return n
@@ -278,7 +278,7 @@ func (d *decoder) list(v *yaml.Node, ptr, field string) *yaml.Node {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.errorf(v, ptr, "%s: expected a list, got %s", field, kindName(v))
+		d.errorf(v, ptr, "%s: expected a list, got %s", field, KindName(v))
 		return nil
 	}
 	return n
@@ -302,7 +302,7 @@ func (d *decoder) duration(v *yaml.Node, ptr, field string) time.Duration {
 			}
 		}
 	}
-	d.errorf(v, ptr, "%s: %s is not a duration; write it like \"30s\", \"1m30s\" or a number of seconds", field, kindName(v))
+	d.errorf(v, ptr, "%s: %s is not a duration; write it like \"30s\", \"1m30s\" or a number of seconds", field, KindName(v))
 	return 0
 }
 
@@ -397,7 +397,7 @@ func (d *decoder) entry(t *Tool, v *yaml.Node, ptr string) *Entry {
 			e.Interpreter = d.str(v, kp, field)
 		case "command":
 			if s := resolve(v); s != nil && s.Kind == yaml.ScalarNode && !isNull(s) {
-				d.errorf(v, kp, "entry.command: expected a list of arguments (no shell is used), e.g. [\"wc\", \"-l\", \"{path}\"]; got %s", kindName(v))
+				d.errorf(v, kp, "entry.command: expected a list of arguments (no shell is used), e.g. [\"wc\", \"-l\", \"{path}\"]; got %s", KindName(v))
 				continue
 			}
 			e.Command = d.strList(v, kp, field)
@@ -464,7 +464,7 @@ func (d *decoder) prerequisites(t *Tool, v *yaml.Node, ptr string) []Prerequisit
 			}
 			out = append(out, pr)
 		default:
-			d.errorf(item, ip, "prerequisites[%d]: expected a string or {condition, check_tool, action_if_not_met}, got %s", i, kindName(item))
+			d.errorf(item, ip, "prerequisites[%d]: expected a string or {condition, check_tool, action_if_not_met}, got %s", i, KindName(item))
 		}
 	}
 	return out
@@ -481,7 +481,7 @@ func (d *decoder) objects(v *yaml.Node, ptr, field, shape string, each func(i in
 		ip := ptr + "/" + strconv.Itoa(i)
 		it := resolve(item)
 		if it == nil || it.Kind != yaml.MappingNode {
-			d.errorf(item, ip, "%s[%d]: expected %s, got %s", field, i, shape, kindName(item))
+			d.errorf(item, ip, "%s[%d]: expected %s, got %s", field, i, shape, KindName(item))
 			continue
 		}
 		each(i, ip, d.pairs(it, ip))
@@ -612,7 +612,7 @@ func (d *decoder) bind(v *yaml.Node, ptr string) []Binding {
 		kp := ptr + "/" + escapeToken(param)
 		src := resolve(p.value)
 		if src == nil || src.Kind != yaml.MappingNode || len(src.Content) != 2 {
-			d.errorf(p.value, kp, "bind.%s: expected exactly one of {env: VAR}, {value: x} or {config: dotted.key}, got %s", param, kindName(p.value))
+			d.errorf(p.value, kp, "bind.%s: expected exactly one of {env: VAR}, {value: x} or {config: dotted.key}, got %s", param, KindName(p.value))
 			continue
 		}
 		b := Binding{Param: param}
@@ -659,7 +659,7 @@ func (d *decoder) runtime(t *Tool, v *yaml.Node, ptr string) *Runtime {
 			rv := resolve(p.value)
 			n, err := strconv.Atoi(rv.Value)
 			if rv.Kind != yaml.ScalarNode || rv.ShortTag() != "!!int" || err != nil || n < 0 || n > 100 {
-				d.errorf(p.value, kp, "%s: expected a whole number from 0 to 100, got %s", field, kindName(p.value))
+				d.errorf(p.value, kp, "%s: expected a whole number from 0 to 100, got %s", field, KindName(p.value))
 				continue
 			}
 			r.Retries = &n
