@@ -366,7 +366,7 @@ func (r *run) file(f *spec.File) []Finding {
 		}
 	}
 	for _, t := range f.Tools {
-		state := &toolState{tool: t}
+		state := &toolState{}
 		for _, tmpl := range r.toolRules {
 			rep := *tmpl
 			rep.findings = nil

@@ -16,7 +16,6 @@ import (
 // toolState is what one tool's rules share during a run; rules of one tool
 // run in sequence, so it needs no lock.
 type toolState struct {
-	tool      *spec.Tool
 	compiled  bool
 	input     *jsonschema.Schema
 	inputErr  error
