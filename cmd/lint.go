@@ -313,12 +313,8 @@ func ignored(configFile string, globs []string, file string) bool {
 func explainRule(w io.Writer, id string) error {
 	r, ok := lint.Lookup(id)
 	if !ok {
-		var ids []string
-		for _, r := range lint.Rules() {
-			ids = append(ids, r.ID)
-		}
 		hint := "; see toolctl lint --list-rules"
-		if s := spec.Suggest(id, ids); s != "" {
+		if s := spec.Suggest(id, lint.RuleIDs()); s != "" {
 			hint = fmt.Sprintf("; did you mean %q?", s)
 		}
 		return usageError(fmt.Errorf("unknown rule %q%s", id, hint))

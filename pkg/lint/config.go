@@ -205,7 +205,7 @@ func (p configParser) severities(n *yaml.Node, field string) (map[string]Severit
 	err := p.mapping(n, field, nil, func(key string, k, v *yaml.Node) error {
 		if _, ok := registry[key]; !ok {
 			msg := fmt.Sprintf("%s: unknown rule %q", field, key)
-			if s := spec.Suggest(key, ruleIDs()); s != "" {
+			if s := spec.Suggest(key, RuleIDs()); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			} else {
 				msg += "; see toolctl lint --list-rules"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -81,7 +80,7 @@ func applyIgnores(set *spec.Set, fs []Finding, cfg *Config) []Finding {
 				switch {
 				case !known:
 					msg := "# " + kind + " names unknown rule \"" + id + "\""
-					if s := spec.Suggest(id, ruleIDs()); s != "" {
+					if s := spec.Suggest(id, RuleIDs()); s != "" {
 						msg += "; did you mean \"" + s + "\"?"
 					} else {
 						msg += "; see toolctl lint --list-rules"
@@ -209,13 +208,4 @@ func nextCodeLine(f *spec.File, line int) int {
 		}
 	}
 	return line + 1
-}
-
-func ruleIDs() []string {
-	ids := make([]string, 0, len(registry))
-	for id := range registry {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
 }

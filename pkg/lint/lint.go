@@ -124,6 +124,16 @@ func Rules() []*Rule {
 	return out
 }
 
+// RuleIDs returns every rule ID, sorted (for suggestions).
+func RuleIDs() []string {
+	ids := make([]string, 0, len(registry))
+	for id := range registry {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 // Lookup returns the rule with id.
 func Lookup(id string) (*Rule, bool) {
 	r, ok := registry[id]
