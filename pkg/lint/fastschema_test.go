@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
 )
 
 // The fast checks may only say "valid" where the library agrees. This
@@ -30,7 +31,7 @@ func TestFastSchemaAgreesWithLibrary(t *testing.T) {
 				checked++
 				if fastMeta(doc) == valid {
 					fastValidMeta++
-					if ps := problems(metaSchemaFor(doc).Validate(spec.Plain(doc))); len(ps) > 0 {
+					if ps := validate.Problems(metaSchemaFor(doc).Validate(spec.Plain(doc))); len(ps) > 0 {
 						t.Errorf("%s: fast meta check says valid, the library says %v", tool.Path(), ps)
 					}
 				}
@@ -38,7 +39,7 @@ func TestFastSchemaAgreesWithLibrary(t *testing.T) {
 			if tool.InputSchema == nil || len(tool.Examples) == 0 || fastMeta(tool.InputSchema) != valid {
 				continue
 			}
-			s, err := compileSchema(callSchema(tool))
+			s, err := validate.Compile(validate.CallSchema(tool))
 			if err != nil {
 				continue
 			}
@@ -47,10 +48,10 @@ func TestFastSchemaAgreesWithLibrary(t *testing.T) {
 				if ex.Params != nil {
 					params = ex.Params
 				}
-				if fastValidate(callSchema(tool), params, 0) == valid {
+				if fastValidate(validate.CallSchema(tool), params, 0) == valid {
 					fastValidExamples++
 					plain := spec.Plain(params)
-					if ps := validate(s, plain); len(ps) > 0 {
+					if ps := validate.Validate(s, plain); len(ps) > 0 {
 						t.Errorf("%s example %d: fast check says valid, the library says %v", tool.Path(), i+1, ps)
 					}
 				}
@@ -92,7 +93,7 @@ func TestFastSchemaEdgeCases(t *testing.T) {
 		if got := fastMeta(&m); got != tc.want {
 			t.Errorf("fastMeta(%s) = %v, want %v", tc.schema, got, tc.want)
 		}
-		if got := fastMeta(&m); got == valid && len(problems(metaSchemaFor(&m).Validate(spec.Plain(&m)))) > 0 {
+		if got := fastMeta(&m); got == valid && len(validate.Problems(metaSchemaFor(&m).Validate(spec.Plain(&m)))) > 0 {
 			t.Errorf("fastMeta(%s) valid but the library disagrees", tc.schema)
 		}
 	}
@@ -130,11 +131,11 @@ func TestFastSchemaEdgeCases(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("fastValidate(%s, %s) = %v, want %v", tc.schema, tc.value, got, tc.want)
 		}
-		compiled, err := compileSchema(&s)
+		compiled, err := validate.Compile(&s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		libValid := len(validate(compiled, spec.Plain(&v))) == 0
+		libValid := len(validate.Validate(compiled, spec.Plain(&v))) == 0
 		if got == valid && !libValid {
 			t.Errorf("fastValidate(%s, %s) valid but the library disagrees", tc.schema, tc.value)
 		}

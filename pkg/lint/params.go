@@ -69,19 +69,6 @@ func walkProperties(s *spec.Map, ptr, prefix string, depth int, out *[]property)
 	}
 }
 
-// boundParams are the parameters bind fills at run time: callers (and
-// examples) need not pass them, and exports drop them.
-func boundParams(t *spec.Tool) map[string]bool {
-	if len(t.Bind) == 0 {
-		return nil
-	}
-	out := make(map[string]bool, len(t.Bind))
-	for _, b := range t.Bind {
-		out[b.Param] = true
-	}
-	return out
-}
-
 func requiredSet(s *spec.Map) map[string]bool {
 	v, _ := s.Get("required")
 	list, _ := v.([]any)

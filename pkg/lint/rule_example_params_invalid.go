@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
 )
 
 var _ = register(&Rule{
@@ -31,7 +32,7 @@ Good:
 		if len(t.Examples) == 0 || t.InputSchema == nil {
 			return
 		}
-		call := callSchema(t)
+		call := validate.CallSchema(t)
 		for i, ex := range t.Examples {
 			var fast any = ex.Params
 			if ex.Params == nil {
@@ -58,10 +59,10 @@ Good:
 			if ex.Params == nil {
 				params = map[string]any{}
 			}
-			for _, p := range validate(s, params) {
+			for _, p := range validate.Validate(s, params) {
 				where := ""
 				if p.Pointer != "" {
-					where = " at " + pointerLabel(p.Pointer)
+					where = " at " + validate.PointerLabel(p.Pointer)
 				}
 				r.Report(t, ptr+p.Pointer, "%s: params%s: %s", name, where, p.Message)
 			}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
 )
 
 var _ = register(&Rule{
@@ -51,5 +52,5 @@ func schemaLabel(ptr string) string {
 	if ptr == "" {
 		return ""
 	}
-	return " at " + pointerLabel(ptr)
+	return " at " + validate.PointerLabel(ptr)
 }

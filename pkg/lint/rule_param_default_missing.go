@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
 )
 
 var _ = register(&Rule{
@@ -25,7 +26,7 @@ Good:
       required: false
       default: 30`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		bound := boundParams(t)
+		bound := validate.BoundParams(t)
 		for _, p := range r.Properties(t) {
 			if !p.TopLevel || p.Required || p.Schema.Has("default") || p.Schema.Has("const") || bound[p.Name] {
 				continue

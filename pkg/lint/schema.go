@@ -2,15 +2,12 @@ package lint
 
 import (
 	"errors"
-	"fmt"
-	"io"
-	"slices"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
 )
 
 // toolState is what one tool's rules share during a run; rules of one tool
@@ -19,17 +16,10 @@ type toolState struct {
 	compiled  bool
 	input     *jsonschema.Schema
 	inputErr  error
-	inputMeta []schemaProblem
+	inputMeta []validate.Problem
 	metaDone  bool
 	props     []property
 	propsDone bool
-}
-
-// schemaProblem is one leaf of a JSON Schema validation error: where in the
-// instance and what is wrong.
-type schemaProblem struct {
-	Pointer string // instance location, a JSON pointer
-	Message string
 }
 
 // metaSchemas are compiled once, by the draft URL a schema's $schema names.
@@ -49,7 +39,7 @@ var draftURLs = map[string]string{
 
 func loadMetaSchemas() {
 	metaSchemas = map[string]*jsonschema.Schema{}
-	c := newCompiler()
+	c := validate.NewCompiler()
 	for url := range draftURLs {
 		s, err := c.Compile(url)
 		if err != nil {
@@ -76,25 +66,13 @@ func metaSchemaFor(doc *spec.Map) *jsonschema.Schema {
 	return metaDefault
 }
 
-// newCompiler never touches the network: a remote $ref is an error the
-// rules report, not a download.
-func newCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	// format stays an annotation (the 2020-12 default), as in the fast
-	// checks: "format: email" documents, it does not fail an example.
-	c.LoadURL = func(url string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("%s is not loaded: toolctl does not fetch remote references; inline the schema or use a local $ref (#/$defs/...)", url)
-	}
-	return c
-}
-
 // checkMeta validates a schema document against its meta-schema: the fast
 // check when it is sure, the library otherwise.
-func checkMeta(doc *spec.Map) []schemaProblem {
+func checkMeta(doc *spec.Map) []validate.Problem {
 	if fastMeta(doc) == valid {
 		return nil
 	}
-	return problems(metaSchemaFor(doc).Validate(spec.Plain(doc)))
+	return validate.Problems(metaSchemaFor(doc).Validate(spec.Plain(doc)))
 }
 
 // hasKeyword tells whether a keyword appears anywhere in a schema.
@@ -122,7 +100,7 @@ func hasKeyword(v any, kw string, depth int) bool {
 
 // InputMeta returns the meta-schema problems of t's input schema, computed
 // once per tool.
-func (r *Reporter) InputMeta(t *spec.Tool) []schemaProblem {
+func (r *Reporter) InputMeta(t *spec.Tool) []validate.Problem {
 	st := r.tool
 	if !st.metaDone {
 		st.metaDone = true
@@ -149,173 +127,6 @@ func (r *Reporter) InputSchema(t *spec.Tool) (*jsonschema.Schema, error) {
 		st.inputErr = errors.New("the input schema is not valid JSON Schema")
 		return nil, st.inputErr
 	}
-	st.input, st.inputErr = compileSchema(callSchema(t))
+	st.input, st.inputErr = validate.Compile(validate.CallSchema(t))
 	return st.input, st.inputErr
-}
-
-// callSchema is the input schema a caller must satisfy: bound parameters
-// are filled at run time, so they are not required of a call (or example).
-func callSchema(t *spec.Tool) *spec.Map {
-	if len(t.Bind) == 0 {
-		return t.InputSchema
-	}
-	v, _ := t.InputSchema.Get("required")
-	list, _ := v.([]any)
-	if len(list) == 0 {
-		return t.InputSchema
-	}
-	bound := boundParams(t)
-	kept := make([]any, 0, len(list))
-	for _, x := range list {
-		if name, ok := x.(string); !ok || !bound[name] {
-			kept = append(kept, x)
-		}
-	}
-	s := t.InputSchema.Clone()
-	s.Set("required", kept)
-	return s
-}
-
-const inputURL = "toolctl:///input_schema.json"
-
-func compileSchema(doc *spec.Map) (*jsonschema.Schema, error) {
-	raw, err := doc.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	c := newCompiler()
-	if err := c.AddResource(inputURL, strings.NewReader(string(raw))); err != nil {
-		return nil, err
-	}
-	s, err := c.Compile(inputURL)
-	if err != nil {
-		return nil, errors.New(compileMessage(err))
-	}
-	return s, nil
-}
-
-// compileMessage strips the library's prefixes and our resource URL.
-func compileMessage(err error) string {
-	var se *jsonschema.SchemaError
-	if errors.As(err, &se) && se.Err != nil {
-		err = se.Err
-	}
-	msg := strings.TrimPrefix(err.Error(), "jsonschema: ")
-	return strings.ReplaceAll(msg, inputURL, "")
-}
-
-// validate checks a plain value against a compiled schema.
-func validate(s *jsonschema.Schema, v any) (ps []schemaProblem) {
-	defer func() {
-		if e := recover(); e != nil { // a value type the library does not know
-			ps = []schemaProblem{{Message: fmt.Sprint(e)}}
-		}
-	}()
-	return problems(s.Validate(v))
-}
-
-// problems flattens a validation error into its leaves. Alternatives
-// (anyOf/oneOf) that all fail at one place become one problem, so a bad
-// "type" says "expected string or number" once, not once per branch.
-func problems(err error) []schemaProblem {
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []schemaProblem{{Message: strings.TrimPrefix(err.Error(), "jsonschema: ")}}
-	}
-	var out []schemaProblem
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			out = append(out, schemaProblem{e.InstanceLocation, e.Message})
-			return
-		}
-		if isAlternatives(e.KeywordLocation) {
-			var leaves []*jsonschema.ValidationError
-			collectLeaves(e, &leaves)
-			if sameInstance(leaves) {
-				out = append(out, schemaProblem{leaves[0].InstanceLocation, mergeMessages(leaves)})
-				return
-			}
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	// Dedupe, keeping the first of each (pointer, message).
-	seen := map[schemaProblem]bool{}
-	uniq := out[:0]
-	for _, p := range out {
-		if !seen[p] {
-			seen[p] = true
-			uniq = append(uniq, p)
-		}
-	}
-	return uniq
-}
-
-func isAlternatives(kw string) bool {
-	return strings.HasSuffix(kw, "/anyOf") || strings.HasSuffix(kw, "/oneOf")
-}
-
-func collectLeaves(e *jsonschema.ValidationError, out *[]*jsonschema.ValidationError) {
-	if len(e.Causes) == 0 {
-		*out = append(*out, e)
-		return
-	}
-	for _, c := range e.Causes {
-		collectLeaves(c, out)
-	}
-}
-
-func sameInstance(ls []*jsonschema.ValidationError) bool {
-	for _, l := range ls {
-		if l.InstanceLocation != ls[0].InstanceLocation {
-			return false
-		}
-	}
-	return len(ls) > 0
-}
-
-// mergeMessages turns "expected string, but got bool" + "expected number,
-// but got bool" into "expected number or string, but got bool"; other
-// mixes keep the first message.
-func mergeMessages(ls []*jsonschema.ValidationError) string {
-	var expected []string
-	got := ""
-	for _, l := range ls {
-		var e, g string
-		if n, _ := fmt.Sscanf(l.Message, "expected %s but got %s", &e, &g); n != 2 {
-			return ls[0].Message
-		}
-		e = strings.TrimSuffix(e, ",")
-		if got != "" && g != got {
-			return ls[0].Message
-		}
-		got = g
-		if !slices.Contains(expected, e) {
-			expected = append(expected, e)
-		}
-	}
-	sort.Strings(expected)
-	return "expected " + strings.Join(expected, " or ") + ", but got " + got
-}
-
-// pointerLabel renders an instance pointer for a message: "/a/0/b" → "a[0].b".
-func pointerLabel(ptr string) string {
-	var b strings.Builder
-	for _, tok := range spec.SplitPointer(ptr) {
-		if tok != "" && tok[0] >= '0' && tok[0] <= '9' {
-			b.WriteString("[" + tok + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(tok)
-	}
-	return b.String()
 }

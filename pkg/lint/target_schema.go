@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
 )
 
 // This file holds what the --target schema rules share: a walk over every
@@ -71,7 +72,7 @@ func tgtWalk(t *spec.Tool, visit func(n *tgtNode)) {
 	if t.InputSchema == nil {
 		return
 	}
-	tgtWalkNode(&tgtNode{Ptr: "/input_schema", Schema: t.InputSchema}, boundParams(t), 0, visit)
+	tgtWalkNode(&tgtNode{Ptr: "/input_schema", Schema: t.InputSchema}, validate.BoundParams(t), 0, visit)
 }
 
 func tgtWalkNode(n *tgtNode, bound map[string]bool, level int, visit func(n *tgtNode)) {

@@ -1,0 +1,25 @@
+//go:build unix
+
+package run
+
+import (
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// killGroup makes cmd the leader of a new process group and, when its
+// context ends, kills the whole group: a tool that spawns children (a shell,
+// a Python multiprocessing pool) leaves nothing behind at the timeout.
+func killGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		// the negative pid addresses the group
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	// A grandchild holding stdout open must not keep Wait blocked.
+	cmd.WaitDelay = 2 * time.Second
+}
