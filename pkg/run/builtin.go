@@ -1,0 +1,55 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// Handler is a builtin handler: the body of an `entry: {type: builtin,
+// handler: NAME}` tool. It gets the validated input in c.Input.
+type Handler func(ctx context.Context, c *Call) (any, error)
+
+var (
+	handlersMu sync.RWMutex
+	handlers   = map[string]Handler{}
+)
+
+// RegisterHandler adds a builtin handler; each builtin_<name>.go file
+// registers its own in an init function.
+func RegisterHandler(name string, h Handler) {
+	handlersMu.Lock()
+	defer handlersMu.Unlock()
+	handlers[name] = h
+}
+
+// Handlers lists the registered builtin handler names, sorted.
+func Handlers() []string {
+	handlersMu.RLock()
+	defer handlersMu.RUnlock()
+	out := make([]string, 0, len(handlers))
+	for n := range handlers {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+type builtinExecutor struct{}
+
+func init() { Register(spec.EntryBuiltin, builtinExecutor{}) }
+
+func (builtinExecutor) Execute(ctx context.Context, c *Call) (any, error) {
+	name := c.Tool.Entry.Handler
+	handlersMu.RLock()
+	h, ok := handlers[name]
+	handlersMu.RUnlock()
+	if !ok {
+		return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("entry.handler %q is not a builtin handler; use one of %s", name, strings.Join(Handlers(), ", "))}
+	}
+	return h(ctx, c)
+}
