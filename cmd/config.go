@@ -22,6 +22,9 @@ var configKeys = map[string]string{
 	"tools_dir": "!!str",  // directory of tool files used when no paths are given
 	"no_color":  "!!bool", // true disables colour even on a terminal
 	"lint":      "!!map",  // the lint section, validated by lint.ParseConfig
+	"run":       "!!map",  // run settings: timeout, retries, python, file_root
+	"llm":       "!!map",  // llm_call settings: base_url, api_key_env, model
+	"values":    "!!map",  // values for bind: {config: dotted.key}
 }
 
 var tagNames = map[string]string{"!!str": "a string", "!!bool": "true or false", "!!map": "a mapping"}

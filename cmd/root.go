@@ -101,6 +101,7 @@ or argument, missing path, unknown tool, invalid config).`,
 		newCmdLint(app),
 		newCmdList(app),
 		newCmdShow(app),
+		newCmdRun(app),
 		newCmdSchema(app),
 		newCmdVersion(app),
 	)

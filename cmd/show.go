@@ -68,20 +68,10 @@ func runShow(opts *showOptions) error {
 	if err != nil {
 		return usageError(err)
 	}
-	found := set.Lookup(opts.name)
-	switch len(found) {
-	case 0:
-		return usageError(notFound(set, opts.name, opts.paths))
-	case 1:
-	default:
-		places := make([]string, len(found))
-		for i, t := range found {
-			p := t.Pos("")
-			places[i] = fmt.Sprintf("%s:%d:%d", t.Path(), p.Line, p.Col)
-		}
-		return usageError(fmt.Errorf("tool %q is defined %d times (%s); pass the file to show as a path", opts.name, len(found), strings.Join(places, ", ")))
+	t, err := findTool(set, opts.name, opts.paths)
+	if err != nil {
+		return usageError(err)
 	}
-	t := found[0]
 	var out []byte
 	if opts.output == "json" {
 		out, err = spec.MarshalJSONIndent(t.ToMap())
@@ -100,6 +90,24 @@ func runShow(opts *showOptions) error {
 		return problemsFound()
 	}
 	return nil
+}
+
+// findTool returns the one tool named name, or an error saying it is
+// missing (with a did-you-mean) or defined more than once (with where).
+func findTool(set *spec.Set, name string, paths []string) (*spec.Tool, error) {
+	found := set.Lookup(name)
+	switch len(found) {
+	case 0:
+		return nil, notFound(set, name, paths)
+	case 1:
+		return found[0], nil
+	}
+	places := make([]string, len(found))
+	for i, t := range found {
+		p := t.Pos("")
+		places[i] = fmt.Sprintf("%s:%d:%d", t.Path(), p.Line, p.Col)
+	}
+	return nil, fmt.Errorf("tool %q is defined %d times (%s); pass the file as a path", name, len(found), strings.Join(places, ", "))
 }
 
 func notFound(set *spec.Set, name string, paths []string) error {

@@ -1,0 +1,723 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
+	"gopkg.in/yaml.v3"
+)
+
+type runOptions struct {
+	app     *App
+	cmd     *cobra.Command
+	name    string
+	paths   []string
+	input   string
+	dryRun  bool
+	output  string
+	timeout time.Duration
+	retries optionalInt
+	root    string
+	python  string
+	help    bool
+	// params are the values of the flags generated from the input schema.
+	params map[string]any
+}
+
+const runLong = `Run one tool locally exactly as an agent runtime would call it: bound
+parameters are filled, defaults applied and the input validated against the
+tool's input schema before anything runs; the entry's executor runs under the
+tool's timeout, and network errors, timeouts, HTTP 429 and 5xx are retried with
+exponential backoff and jitter (Retry-After honoured; POST/PATCH only with
+runtime.retry_non_idempotent).
+
+Parameters are flags generated from the input schema (toolctl run NAME --help
+lists them; objects and arrays take JSON), or a JSON object with --input
+'{...}', --input @file.json or --input - (stdin). Flags override --input.
+
+The result goes to stdout (JSON on a pipe; on a terminal strings print as they
+are), diagnostics to stderr. Values bound from the environment or substituted
+from ${ENV} are printed as *** everywhere.
+
+Defaults when the tool's runtime section leaves them out: timeout 30s, retries
+2, retry_delay 1s, max_delay 30s, exponential backoff.
+
+Exit codes:
+  0  the tool returned a result
+  1  the tool's file has errors (toolctl lint shows them)
+  2  usage: bad flag or argument, unknown tool, invalid config
+  3  ValidationError: the input does not match the input schema, or a bound
+     value is missing; nothing was executed
+  4  ToolExecutionError: the tool ran and failed (exception, non-zero exit,
+     HTTP 4xx other than below, MCP isError)
+  5  TimeoutError: no result within the timeout
+  6  NetworkError: connection refused, DNS failure, reset
+  7  AuthenticationError: HTTP 401 or 403
+  8  NotFoundError: HTTP 404, or a file that does not exist
+  9  RateLimitError: HTTP 429
+  10 ServerError: HTTP 5xx`
+
+func newCmdRun(app *App) *cobra.Command {
+	opts := &runOptions{app: app}
+	cmd := &cobra.Command{
+		Use:   "run NAME [--PARAM value ...] [paths...]",
+		Short: "Run one tool locally with validation, timeout and retries",
+		Long:  runLong,
+		Example: `  toolctl run calculator --expression "2*(3+4)"
+  toolctl run http_request --url https://example.org --method GET
+  toolctl run json_transformer --input '{"data": {"a": 1}, "mapping": {"x": "a"}}'
+  echo '{"text": "Hello world"}' | toolctl run text_analyzer --input -
+  toolctl run weather_forecast --latitude 52.5 --longitude 13.4 --dry-run
+  toolctl run calculator --help          # the tool's parameters as flags`,
+		// The flags depend on the tool, so they are parsed here once NAME is
+		// known (runRun), not by cobra.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.cmd = cmd
+			return runRun(opts, args)
+		},
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return completeRun(opts, cmd, args, toComplete)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.input, "input", "", "input as a JSON object, @FILE to read it from a file, or - for stdin")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "validate and print what would be done (request, argv) without running")
+	f.StringVar(&opts.output, "output", "", "result format: json, yaml or text (default: json on a pipe, text on a terminal)")
+	f.DurationVar(&opts.timeout, "timeout", 0, "timeout of each attempt, overriding runtime.timeout (e.g. 10s)")
+	f.Var(&opts.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
+	f.StringVar(&opts.root, "root", "", "directory file_reader is confined to (default: the working directory)")
+	f.StringVar(&opts.python, "python", "", "Python interpreter for python entries that name none (default python3)")
+	f.BoolVarP(&opts.help, "help", "h", false, "help for run, or for a tool's parameters with NAME")
+	return cmd
+}
+
+// staticRunFlags are the names a tool parameter may not take as a flag.
+func staticRunFlags(cmd *cobra.Command) map[string]bool {
+	out := map[string]bool{}
+	cmd.Flags().VisitAll(func(f *pflag.Flag) { out[f.Name] = true })
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { out[f.Name] = true })
+	return out
+}
+
+func runRun(opts *runOptions, args []string) error {
+	app, cmd := opts.app, opts.cmd
+	cmd.InheritedFlags() // merges the persistent flags into cmd.Flags()
+	positional, err := prescan(cmd.Flags(), args)
+	if err != nil {
+		return usageError(fmt.Errorf("%v\nRun 'toolctl run --help' for usage.", err))
+	}
+	if len(positional) == 0 {
+		if opts.help || hasHelpFlag(args) {
+			return cmd.Help()
+		}
+		return usageError(errors.New("run needs the name of a tool, e.g. toolctl run calculator --expression 1+2; 'toolctl list' lists them"))
+	}
+	opts.name = positional[0]
+	// Settings (tools dir, config) are read before the tool is loaded; the
+	// prescan has set the global flags' values.
+	if err := app.configure(cmd); err != nil {
+		return err
+	}
+	paths, err := app.defaultPaths(positional[1:])
+	if err != nil {
+		return err
+	}
+	opts.paths = paths
+	set, err := spec.Load(paths)
+	if err != nil {
+		return usageError(err)
+	}
+	t, err := findTool(set, opts.name, paths)
+	if err != nil {
+		return usageError(err)
+	}
+	if errs := t.Errors(); len(errs) > 0 {
+		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
+		return &exitError{ExitProblems, fmt.Errorf("tool %q cannot run: its file has errors (above); fix them or run 'toolctl lint %s'", t.Name, t.Path())}
+	}
+
+	// Now parse every flag, the tool's parameters included.
+	fs := cmd.Flags()
+	static := staticRunFlags(cmd)
+	skipped := addParamFlags(fs, t, static, opts)
+	if err := fs.Parse(args); err != nil {
+		return usageError(fmt.Errorf("%v\nRun 'toolctl run %s --help' for its parameters.", err, t.Name))
+	}
+	if opts.help {
+		return runHelp(app.IO.Out, cmd, t, static, skipped)
+	}
+	if q, _ := fs.GetBool("quiet"); q && app.Verbose {
+		return usageError(errors.New("--quiet and --verbose cannot be used together"))
+	}
+	if opts.output == "" {
+		opts.output = "json"
+		if app.IO.StdoutTTY {
+			opts.output = "text"
+		}
+	}
+	if err := checkOutputFormat(opts.output, "json", "yaml", "text"); err != nil {
+		return err
+	}
+	input, err := readRunInput(app, opts.input)
+	if err != nil {
+		return usageError(err)
+	}
+	for k, v := range opts.params {
+		input[k] = v
+	}
+
+	r, err := newRunner(app, opts)
+	if err != nil {
+		return err
+	}
+	if opts.dryRun {
+		plan, err := r.Plan(t, input)
+		if err != nil {
+			return runFailure(err)
+		}
+		return writeValue(app.IO.Out, plan, opts.output)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := r.Run(ctx, t, input)
+	if err != nil {
+		return runFailure(err)
+	}
+	return writeValue(app.IO.Out, res.Value, opts.output)
+}
+
+// prescan parses the known flags (run's and the global ones) leniently to
+// find NAME and the paths: the tool's own flags are unknown until NAME is.
+func prescan(known *pflag.FlagSet, args []string) ([]string, error) {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.ParseErrorsAllowlist.UnknownFlags = true
+	fs.AddFlagSet(known)
+	fs.SetNormalizeFunc(known.GetNormalizeFunc())
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return fs.Args(), nil
+}
+
+func hasHelpFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--help" || a == "-h" {
+			return true
+		}
+		if a == "--" {
+			break
+		}
+	}
+	return false
+}
+
+// paramFlag is a flag generated from one top-level input parameter: it
+// parses its text as the parameter's type so that a typo is a flag error
+// naming the flag.
+type paramFlag struct {
+	name   string
+	typ    string // string, integer, number, boolean, object, array, "" (any)
+	values map[string]any
+	text   string
+}
+
+func (p *paramFlag) String() string { return p.text }
+
+func (p *paramFlag) Type() string {
+	switch p.typ {
+	case "", "object", "array":
+		return "json"
+	case "boolean":
+		return "bool"
+	case "integer":
+		return "int"
+	}
+	return p.typ
+}
+
+func (p *paramFlag) Set(s string) error {
+	p.text = s
+	switch p.typ {
+	case "string":
+		p.values[p.name] = s
+	case "integer":
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			return fmt.Errorf("expected an integer, got %q", s)
+		}
+		p.values[p.name] = json.Number(s)
+	case "number":
+		if _, err := strconv.ParseFloat(s, 64); err != nil || !json.Valid([]byte(s)) {
+			return fmt.Errorf("expected a number, got %q", s)
+		}
+		p.values[p.name] = json.Number(s)
+	case "boolean":
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("expected true or false, got %q", s)
+		}
+		p.values[p.name] = b
+	default:
+		v, err := decodeJSON([]byte(s))
+		if err != nil {
+			if p.typ == "" { // untyped: a bare word is a string
+				p.values[p.name] = s
+				return nil
+			}
+			return fmt.Errorf("expected JSON (%s), got %q: %v", p.typ, s, err)
+		}
+		p.values[p.name] = v
+	}
+	return nil
+}
+
+// addParamFlags adds a flag per top-level parameter that is not bound and
+// does not collide with a flag of run itself; it returns the parameters left
+// without a flag (they can still be passed with --input).
+func addParamFlags(fs *pflag.FlagSet, t *spec.Tool, taken map[string]bool, opts *runOptions) []string {
+	opts.params = map[string]any{}
+	props, ok := t.Input().GetMap("properties")
+	if !ok {
+		return nil
+	}
+	bound := validate.BoundParams(t)
+	var skipped []string
+	for _, name := range props.Keys() {
+		if bound[name] {
+			continue
+		}
+		if taken[name] || fs.Lookup(name) != nil || strings.HasPrefix(name, "-") || strings.ContainsAny(name, " =") {
+			skipped = append(skipped, name)
+			continue
+		}
+		p, _ := props.GetMap(name)
+		typ := schemaType(p)
+		pf := &paramFlag{name: name, typ: typ, values: opts.params}
+		fl := fs.VarPF(pf, name, "", paramUsage(t, name, p))
+		if typ == "boolean" {
+			fl.NoOptDefVal = "true"
+		}
+	}
+	return skipped
+}
+
+// schemaType is the single type a parameter schema declares besides null.
+func schemaType(p *spec.Map) string {
+	if p == nil {
+		return ""
+	}
+	switch v, _ := p.Get("type"); v := v.(type) {
+	case string:
+		return v
+	case []any:
+		out := ""
+		for _, x := range v {
+			if s, _ := x.(string); s != "" && s != "null" {
+				if out != "" {
+					return ""
+				}
+				out = s
+			}
+		}
+		return out
+	}
+	return ""
+}
+
+func paramUsage(t *spec.Tool, name string, p *spec.Map) string {
+	var b strings.Builder
+	if p != nil {
+		if d, ok := p.GetString("description"); ok {
+			b.WriteString(firstLine(d))
+		}
+		if v, ok := p.Get("enum"); ok {
+			if list, ok := v.([]any); ok {
+				texts := make([]string, len(list))
+				for i, x := range list {
+					texts[i] = run.ValueText(x)
+				}
+				fmt.Fprintf(&b, " (one of: %s)", strings.Join(texts, ", "))
+			}
+		}
+		if v, ok := p.Get("default"); ok {
+			fmt.Fprintf(&b, " (default %s)", valueJSON(v))
+		}
+	}
+	if isRequired(t, name) {
+		b.WriteString(" (required)")
+	}
+	return b.String()
+}
+
+func isRequired(t *spec.Tool, name string) bool {
+	v, _ := t.Input().Get("required")
+	list, _ := v.([]any)
+	for _, x := range list {
+		if x == name {
+			return true
+		}
+	}
+	return false
+}
+
+func valueJSON(v any) string {
+	raw, err := spec.MarshalJSONIndent(v)
+	if err != nil {
+		return run.ValueText(v)
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, raw) != nil {
+		return strings.TrimSpace(string(raw))
+	}
+	return c.String()
+}
+
+// runHelp prints the tool's parameters as flags, then run's own flags.
+func runHelp(w io.Writer, cmd *cobra.Command, t *spec.Tool, static map[string]bool, skipped []string) error {
+	fmt.Fprintf(w, "%s — %s\n\n", t.Name, strings.TrimSpace(t.Description))
+	fmt.Fprintf(w, "Usage:\n  toolctl run %s [--PARAM value ...] [flags]\n\n", t.Name)
+	params := pflag.NewFlagSet(t.Name, pflag.ContinueOnError)
+	run := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	inherited := cmd.InheritedFlags()
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		switch {
+		case inherited.Lookup(f.Name) != nil:
+		case static[f.Name]:
+			run.AddFlag(f)
+		default:
+			params.AddFlag(f)
+		}
+	})
+	if params.HasFlags() {
+		fmt.Fprintf(w, "Parameters (%s):\n%s\n", t.Path(), params.FlagUsages())
+	} else {
+		fmt.Fprintf(w, "Parameters: none\n\n")
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(w, "Pass with --input (their names are taken by run's own flags): %s\n\n", strings.Join(skipped, ", "))
+	}
+	if bound := t.Bind; len(bound) > 0 {
+		fmt.Fprintln(w, "Bound (filled at run time, not passed):")
+		for _, b := range bound {
+			fmt.Fprintf(w, "  %s  %s\n", b.Param, bindText(b))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Flags:\n%s\nGlobal Flags:\n%s\nExit codes: see toolctl run --help.\n", run.FlagUsages(), cmd.InheritedFlags().FlagUsages())
+	return nil
+}
+
+func bindText(b spec.Binding) string {
+	switch b.Kind {
+	case spec.BindEnv:
+		return "from environment variable " + b.Ref
+	case spec.BindConfig:
+		return "from config key " + b.Ref
+	}
+	return "fixed value"
+}
+
+// readRunInput reads --input: a JSON object, @FILE or - for stdin.
+func readRunInput(app *App, spec string) (map[string]any, error) {
+	if spec == "" {
+		return map[string]any{}, nil
+	}
+	var data []byte
+	var err error
+	from := "--input"
+	switch {
+	case spec == "-":
+		from = "stdin"
+		data, err = io.ReadAll(app.IO.In)
+	case strings.HasPrefix(spec, "@"):
+		from = spec[1:]
+		data, err = os.ReadFile(spec[1:])
+		err = unwrapPathError(err)
+	default:
+		data = []byte(spec)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--input %s: %v", spec, err)
+	}
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("input from %s is not valid JSON: %v", from, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("input from %s must be a JSON object of parameters, got %s", from, run.JSONType(v))
+	}
+	return m, nil
+}
+
+// decodeJSON decodes one JSON value keeping numbers exact.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("unexpected data after the JSON value at offset %d", dec.InputOffset())
+	}
+	return v, nil
+}
+
+func newRunner(app *App, opts *runOptions) (*run.Runner, error) {
+	settings, err := runSettings(app)
+	if err != nil {
+		return nil, err
+	}
+	r := &run.Runner{
+		Getenv: app.Getenv,
+		Stderr: app.IO.ErrOut,
+		Options: run.Options{
+			Python:   firstNonEmpty(opts.python, settings.Python),
+			FileRoot: firstNonEmpty(opts.root, settings.FileRoot),
+			Config:   app.configValue,
+		},
+		Timeout: opts.timeout,
+	}
+	if r.Timeout == 0 {
+		r.Timeout = settings.Timeout
+	}
+	if opts.retries.set {
+		r.Retries = &opts.retries.n
+	} else if settings.Retries != nil {
+		r.Retries = settings.Retries
+	}
+	if app.Verbose {
+		r.Events = func(e run.Event) { printEvent(app.IO.ErrOut, e) }
+	}
+	return r, nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func printEvent(w io.Writer, e run.Event) {
+	at := fmt.Sprintf("[%7.3fs]", e.Elapsed.Seconds())
+	switch e.Type {
+	case run.EventStart:
+		fmt.Fprintf(w, "%s start %s (attempt %d)\n", at, e.Tool, e.Attempt)
+	case run.EventRetry:
+		fmt.Fprintf(w, "%s retry %s in %s after %s: %s\n", at, e.Tool, e.Delay.Round(time.Millisecond), e.Err.Kind, e.Err.Message)
+	case run.EventFinish:
+		if e.Err != nil {
+			fmt.Fprintf(w, "%s finish %s: %s after %s\n", at, e.Tool, e.Err.Kind, plural(e.Attempt, "attempt", "attempts"))
+		} else {
+			fmt.Fprintf(w, "%s finish %s: ok in %s after %s\n", at, e.Tool, roundDuration(e.Elapsed), plural(e.Attempt, "attempt", "attempts"))
+		}
+	}
+}
+
+// runFailure maps a run error to its exit code; the message already names
+// the kind and the tool.
+func runFailure(err error) error {
+	var e *run.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	msg := e.Error()
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" (after %d attempts)", e.Attempts)
+	}
+	if d, ok := e.Detail.(string); ok && d != "" && e.Kind != run.ValidationError {
+		msg += "\n" + strings.TrimRight(d, "\n")
+	}
+	return &exitError{e.Kind.ExitCode(), errors.New(msg)}
+}
+
+// writeValue prints a result: json (indented, keys sorted, byte-stable),
+// yaml, or text (a string as it is, anything else as indented JSON).
+func writeValue(w io.Writer, v any, format string) error {
+	if s, ok := v.(string); ok && format == "text" {
+		if !strings.HasSuffix(s, "\n") {
+			s += "\n"
+		}
+		_, err := io.WriteString(w, s)
+		return err
+	}
+	if format == "yaml" {
+		var b bytes.Buffer
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(spec.ValueNode(toSpecValue(v))); err != nil {
+			return err
+		}
+		_, err := w.Write(b.Bytes())
+		return err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("the result cannot be written as JSON: %v", err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// toSpecValue converts plain Go maps to *spec.Map with sorted keys, so
+// that the YAML encoder sees the value model it knows.
+func toSpecValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		m := spec.NewMap(len(keys))
+		for _, k := range keys {
+			m.Set(k, toSpecValue(v[k]))
+		}
+		return m
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = toSpecValue(x)
+		}
+		return out
+	case float64:
+		if n, err := json.Marshal(v); err == nil {
+			return json.Number(n)
+		}
+	case int:
+		return json.Number(strconv.Itoa(v))
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10))
+	}
+	return v
+}
+
+// completeRun completes tool names, then the tool's parameter flags and
+// enum values.
+func completeRun(opts *runOptions, cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	app := opts.app
+	cmd.InheritedFlags()
+	positional, _ := prescan(cmd.Flags(), args)
+	if len(positional) == 0 {
+		if strings.HasPrefix(toComplete, "-") {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return app.completeToolNames(cmd), cobra.ShellCompDirectiveNoFileComp
+	}
+	if err := app.configure(cmd); err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	set, err := spec.Load([]string{app.ToolsDir})
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	t, err := findTool(set, positional[0], nil)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	props, _ := t.Input().GetMap("properties")
+	if props == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	// The value of an enum parameter: the previous word is its flag.
+	if len(args) > 0 && strings.HasPrefix(args[len(args)-1], "--") && !strings.Contains(args[len(args)-1], "=") {
+		name := strings.TrimPrefix(args[len(args)-1], "--")
+		if p, ok := props.GetMap(name); ok {
+			return enumCompletions(p, ""), cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	if name, prefix, ok := strings.Cut(strings.TrimPrefix(toComplete, "--"), "="); ok && strings.HasPrefix(toComplete, "--") {
+		if p, ok := props.GetMap(name); ok {
+			return enumCompletions(p, "--"+name+"="+prefix), cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	var out []cobra.Completion
+	bound := validate.BoundParams(t)
+	for _, name := range props.Keys() {
+		if bound[name] {
+			continue
+		}
+		p, _ := props.GetMap(name)
+		desc := ""
+		if p != nil {
+			desc, _ = p.GetString("description")
+		}
+		out = append(out, cobra.CompletionWithDesc("--"+name, firstLine(desc)))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+func enumCompletions(p *spec.Map, prefix string) []cobra.Completion {
+	v, _ := p.Get("enum")
+	list, _ := v.([]any)
+	name := ""
+	if prefix != "" {
+		name = prefix[:strings.Index(prefix, "=")+1]
+	}
+	var out []cobra.Completion
+	for _, x := range list {
+		out = append(out, name+run.ValueText(x))
+	}
+	return out
+}
+
+// optionalInt is an int flag that knows whether it was given.
+type optionalInt struct {
+	n   int
+	set bool
+}
+
+func (o *optionalInt) String() string {
+	if !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optionalInt) Type() string { return "int" }
+
+func (o *optionalInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("expected a whole number ≥ 0, got %q", s)
+	}
+	o.n, o.set = n, true
+	return nil
+}
+
+// roundDuration keeps three significant figures: 1.23s, 45.6ms, 789µs.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}
