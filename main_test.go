@@ -5,13 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -31,7 +36,7 @@ func TestMain(m *testing.M) {
 //
 //   - $WORK/bundled: a copy of the repository's tools directory;
 //   - HOME=$WORK and no TOOLCTL_*, NO_COLOR or TERM variables;
-//   - the extra commands exitcode, jsonvalid and utf16 (see below).
+//   - the extra commands exitcode, jsonvalid, utf16 and httpstub (see below).
 func TestScript(t *testing.T) {
 	bundled, err := filepath.Abs("tools")
 	if err != nil {
@@ -62,6 +67,7 @@ func TestScript(t *testing.T) {
 			"exitcode":  cmdExitCode,
 			"jsonvalid": cmdJSONValid,
 			"utf16":     cmdUTF16,
+			"httpstub":  cmdHTTPStub,
 		},
 	})
 }
@@ -156,4 +162,62 @@ func copyDir(src, dst string) error {
 		}
 		return os.WriteFile(target, data, 0o666)
 	})
+}
+
+// cmdHTTPStub implements "httpstub": it starts an HTTP server on 127.0.0.1
+// for the rest of the script and sets $SERVER to its URL. Routes:
+//
+//	/echo        200, the request as JSON {method, path, query, headers, body}
+//	/text        200, text/plain "hello"
+//	/status/N    status N with a JSON error body; 429 sends Retry-After: 1
+//	/flaky       503 on the first request, then 200 {"ok": true}
+//	/slow        answers after 5 s (or when the client goes away)
+func cmdHTTPStub(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: httpstub")
+	}
+	var flaky atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		headers := map[string]string{}
+		for k := range r.Header {
+			headers[strings.ToLower(k)] = r.Header.Get(k)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"method": r.Method, "path": r.URL.Path, "query": r.URL.RawQuery, "headers": headers, "body": string(body)})
+	})
+	mux.HandleFunc("/text", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "hello")
+	})
+	mux.HandleFunc("/status/{code}", func(w http.ResponseWriter, r *http.Request) {
+		code, err := strconv.Atoi(r.PathValue("code"))
+		if err != nil {
+			code = 400
+		}
+		if code == 429 {
+			w.Header().Set("Retry-After", "1")
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		fmt.Fprintf(w, `{"error": "status %d"}`, code)
+	})
+	mux.HandleFunc("/flaky", func(w http.ResponseWriter, r *http.Request) {
+		if flaky.Add(1) == 1 {
+			http.Error(w, "warming up", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"ok": true}`)
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(5 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
+	srv := httptest.NewServer(mux)
+	ts.Defer(srv.Close)
+	ts.Setenv("SERVER", srv.URL)
 }

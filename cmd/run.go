@@ -54,8 +54,9 @@ The result goes to stdout (JSON on a pipe; on a terminal strings print as they
 are), diagnostics to stderr. Values bound from the environment or substituted
 from ${ENV} are printed as *** everywhere.
 
-Defaults when the tool's runtime section leaves them out: timeout 30s, retries
-2, retry_delay 1s, max_delay 30s, exponential backoff.
+Defaults when the tool's runtime section leaves them out: timeout 30s; retries
+2 for tools that use the network (http, mcp, http_request, llm_call) and 0 for
+local code; retry_delay 1s, max_delay 30s, exponential backoff.
 
 Exit codes:
   0  the tool returned a result
@@ -189,7 +190,7 @@ func runRun(opts *runOptions, args []string) error {
 	if opts.dryRun {
 		plan, err := r.Plan(t, input)
 		if err != nil {
-			return runFailure(err)
+			return runFailure(err, app.Verbose)
 		}
 		return writeValue(app.IO.Out, plan, opts.output)
 	}
@@ -197,7 +198,7 @@ func runRun(opts *runOptions, args []string) error {
 	defer stop()
 	res, err := r.Run(ctx, t, input)
 	if err != nil {
-		return runFailure(err)
+		return runFailure(err, app.Verbose)
 	}
 	return writeValue(app.IO.Out, res.Value, opts.output)
 }
@@ -539,7 +540,7 @@ func printEvent(w io.Writer, e run.Event) {
 
 // runFailure maps a run error to its exit code; the message already names
 // the kind and the tool.
-func runFailure(err error) error {
+func runFailure(err error, verbose bool) error {
 	var e *run.Error
 	if !errors.As(err, &e) {
 		return err
@@ -548,10 +549,26 @@ func runFailure(err error) error {
 	if e.Attempts > 1 {
 		msg += fmt.Sprintf(" (after %d attempts)", e.Attempts)
 	}
-	if d, ok := e.Detail.(string); ok && d != "" && e.Kind != run.ValidationError {
-		msg += "\n" + strings.TrimRight(d, "\n")
+	if e.Detail != nil && e.Kind != run.ValidationError {
+		if verbose {
+			msg += "\n" + detailText(e.Detail)
+		} else {
+			msg += " (-v shows the details)"
+		}
 	}
 	return &exitError{e.Kind.ExitCode(), errors.New(msg)}
+}
+
+// detailText renders an error's detail (a traceback, a response body).
+func detailText(d any) string {
+	if s, ok := d.(string); ok {
+		return strings.TrimRight(s, "\n")
+	}
+	raw, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return fmt.Sprint(d)
+	}
+	return string(raw)
 }
 
 // writeValue prints a result: json (indented, keys sorted, byte-stable),

@@ -17,7 +17,28 @@ type Handler func(ctx context.Context, c *Call) (any, error)
 var (
 	handlersMu sync.RWMutex
 	handlers   = map[string]Handler{}
+	planners   = map[string]func(*Call) (any, error){}
 )
+
+// RegisterPlanner lets a builtin describe, for --dry-run, the request it
+// would send (http_request, llm_call).
+func RegisterPlanner(name string, plan func(*Call) (any, error)) {
+	handlersMu.Lock()
+	defer handlersMu.Unlock()
+	planners[name] = plan
+}
+
+// Plan describes what a builtin with a planner would do; builtins without
+// one (pure computations) have nothing to show beyond the input.
+func (builtinExecutor) Plan(c *Call) (any, error) {
+	handlersMu.RLock()
+	p, ok := planners[c.Tool.Entry.Handler]
+	handlersMu.RUnlock()
+	if !ok {
+		return nil, nil
+	}
+	return p(c)
+}
 
 // RegisterHandler adds a builtin handler; each builtin_<name>.go file
 // registers its own in an init function.

@@ -26,7 +26,7 @@ import (
 // Defaults for runtime settings a tool file leaves out.
 const (
 	DefaultTimeout    = 30 * time.Second
-	DefaultRetries    = 2
+	DefaultRetries    = 2 // for network tools; see defaultRetries
 	DefaultRetryDelay = time.Second
 	DefaultMaxDelay   = 30 * time.Second
 )
@@ -108,7 +108,7 @@ type Policy struct {
 // PolicyFor returns t's policy: the runner's overrides, then the tool's
 // runtime section, then the defaults.
 func (r *Runner) PolicyFor(t *spec.Tool) Policy {
-	p := Policy{Timeout: DefaultTimeout, Retries: DefaultRetries, RetryDelay: DefaultRetryDelay, MaxDelay: DefaultMaxDelay, Exponential: true}
+	p := Policy{Timeout: DefaultTimeout, Retries: defaultRetries(t), RetryDelay: DefaultRetryDelay, MaxDelay: DefaultMaxDelay, Exponential: true}
 	if rt := t.Runtime; rt != nil {
 		if rt.Timeout > 0 {
 			p.Timeout = rt.Timeout
@@ -137,6 +137,22 @@ func (r *Runner) PolicyFor(t *spec.Tool) Policy {
 	}
 	p.MaxDelay = max(p.MaxDelay, p.RetryDelay)
 	return p
+}
+
+// defaultRetries is DefaultRetries for tools that go over the network and
+// 0 for local code (javascript, python, command, local builtins): running a
+// deterministic program again after it failed or hung rarely helps and
+// triples the wait.
+func defaultRetries(t *spec.Tool) int {
+	switch t.EntryKind() {
+	case spec.EntryHTTP, spec.EntryMCP:
+		return DefaultRetries
+	case spec.EntryBuiltin:
+		if h := t.Entry.Handler; h == "http_request" || h == "llm_call" {
+			return DefaultRetries
+		}
+	}
+	return 0
 }
 
 // Delay is the wait before attempt n+1 after attempt n (n ≥ 1) failed:
@@ -257,7 +273,9 @@ func (r *Runner) Plan(t *spec.Tool, input map[string]any) (map[string]any, error
 		if err != nil {
 			return nil, r.finishErr(c, err, 0)
 		}
-		plan["request"] = v
+		if v != nil {
+			plan["request"] = v
+		}
 	}
 	return c.Secrets.RedactValue(plan).(map[string]any), nil
 }
@@ -287,6 +305,11 @@ func (r *Runner) attempt(ctx context.Context, exec Executor, c *Call, timeout ti
 	if e != nil && e.Kind != TimeoutError && errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		// the executor failed because its deadline passed
 		return nil, &Error{Kind: TimeoutError, Message: fmt.Sprintf("no result within the %s timeout (%s); raise runtime.timeout or pass --timeout", timeout, e.Message), Err: err}
+	}
+	if e != nil && e.Kind == TimeoutError && !strings.Contains(e.Message, timeout.String()) {
+		c := *e
+		c.Message += fmt.Sprintf(" (the timeout is %s)", timeout)
+		return nil, &c
 	}
 	return nil, err
 }

@@ -1,0 +1,119 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// The http_request builtin: one HTTP request described entirely by its
+// parameters (tools/http_request.yaml). It shares sendHTTP with the http
+// executor, so the result and the error kinds are the same.
+//
+// Unlike an http entry, nothing here is a template: the agent's values are
+// sent as given, and ${ENV} is never expanded, or an agent could send any
+// environment variable to any URL.
+
+func init() {
+	RegisterHandler("http_request", httpRequestHandler)
+	RegisterPlanner("http_request", func(c *Call) (any, error) {
+		req, _, err := buildHTTPRequestCall(c)
+		if err != nil {
+			return nil, err
+		}
+		return req.plan(), nil
+	})
+}
+
+func httpRequestHandler(ctx context.Context, c *Call) (any, error) {
+	req, timeout, err := buildHTTPRequestCall(c)
+	if err != nil {
+		return nil, err
+	}
+	if timeout > 0 {
+		// name the parameter in a timeout error only when it is the
+		// deadline that can fire first
+		if dl, ok := ctx.Deadline(); !ok || time.Now().Add(timeout).Before(dl) {
+			req.TimeoutHint = fmt.Sprintf("the timeout parameter allowed %s; raise it", timeout)
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	resp, err := sendHTTP(ctx, c, req)
+	if err != nil {
+		return nil, err
+	}
+	return resp.value(), nil
+}
+
+// buildHTTPRequestCall turns http_request's parameters into a request and
+// the per-request timeout (0 for none).
+func buildHTTPRequestCall(c *Call) (*httpRequest, time.Duration, error) {
+	rawURL, err := c.String("url", "")
+	if err != nil {
+		return nil, 0, err
+	}
+	if rawURL == "" {
+		return nil, 0, &Error{Kind: ValidationError, Param: "url", Message: `parameter "url" is required: pass the absolute http or https URL to request`}
+	}
+	u, err := httpCheckURL(rawURL)
+	if err != nil {
+		return nil, 0, &Error{Kind: ValidationError, Param: "url", Message: fmt.Sprintf("parameter %q: %v", "url", err)}
+	}
+	u.Fragment, u.RawFragment = "", "" // never sent
+
+	method, err := c.String("method", http.MethodGet)
+	if err != nil {
+		return nil, 0, err
+	}
+	method = strings.ToUpper(strings.TrimSpace(method))
+	if method == "" {
+		method = http.MethodGet
+	}
+
+	// query pairs are appended to those already in the url
+	query := u.RawQuery
+	for _, kv := range httpPairs(c.Input["query"]) {
+		httpAppendQuery(&query, kv.name, kv.value)
+	}
+	u.RawQuery = query
+
+	header := http.Header{}
+	for _, kv := range httpPairs(c.Input["headers"]) {
+		if kv.value == nil {
+			continue
+		}
+		text := ValueText(kv.value)
+		if err := httpCheckHeader(kv.name, text); err != nil {
+			return nil, 0, &Error{Kind: ValidationError, Param: "headers/" + kv.name, Message: fmt.Sprintf("parameter %q: %v", "headers", err)}
+		}
+		header.Add(kv.name, text)
+	}
+
+	// a string body is sent as is; any other value as JSON
+	var body []byte
+	if v := c.Input["body"]; v != nil {
+		var ctype string
+		body, ctype, err = httpEncodeBody(v, header.Get("Content-Type"))
+		if err != nil {
+			return nil, 0, err
+		}
+		if header.Get("Content-Type") == "" && ctype != "" {
+			header.Set("Content-Type", ctype)
+		}
+	}
+
+	secs, err := c.Number("timeout", 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	req := &httpRequest{Method: method, URL: u, Header: header, Body: body}
+	var timeout time.Duration
+	if secs > 0 {
+		timeout = time.Duration(secs * float64(time.Second))
+	}
+	return req, timeout, nil
+}
