@@ -100,7 +100,7 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	killGroup(cmd)
 	err = cmd.Run()
 	if err != nil && ctx.Err() != nil {
-		return nil, ctxEndError(ctx, start, fmt.Sprintf("%s was still running; its process group was killed", argv[0]))
+		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s was still running; its process group was killed", argv[0]))
 	}
 	if err != nil && !(errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success()) {
 		return nil, procFailure(argv[0], err, stderr)
@@ -171,13 +171,17 @@ func procFailure(name string, err error, stderr *procTail) error {
 // ctxEndError is the error of a call whose context ended while it ran: a
 // TimeoutError naming the timeout (the deadline as seen from the start of
 // the attempt), else a cancellation.
-func ctxEndError(ctx context.Context, start time.Time, what string) error {
+func ctxEndError(ctx context.Context, c *Call, start time.Time, what string) error {
 	err := ctx.Err()
 	if !errors.Is(err, context.DeadlineExceeded) {
 		return Wrap(ToolExecutionError, err, "cancelled: "+what)
 	}
 	timeout := ""
-	if dl, ok := ctx.Deadline(); ok {
+	if c.Timeout > 0 {
+		timeout = " " + c.Timeout.String()
+	} else if dl, ok := ctx.Deadline(); ok {
+		// Without the runner's figure, estimate it from the deadline,
+		// rounding up: start was taken just after the deadline was set.
 		d := dl.Sub(start)
 		switch {
 		case d >= 10*time.Second:
@@ -185,7 +189,7 @@ func ctxEndError(ctx context.Context, start time.Time, what string) error {
 		case d >= time.Second:
 			d = d.Round(100 * time.Millisecond)
 		default:
-			d = d.Round(time.Millisecond)
+			d = (d + 10*time.Millisecond - 1).Truncate(10 * time.Millisecond)
 		}
 		timeout = " " + d.String()
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -46,6 +47,8 @@ type Call struct {
 	Stderr io.Writer
 	// Options are the runner's settings (HTTP client, interpreter, root).
 	Options *Options
+	// Timeout is each attempt's timeout (its ctx deadline), for messages.
+	Timeout time.Duration
 }
 
 // Options are settings that come from the command line or config rather

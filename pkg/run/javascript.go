@@ -547,5 +547,5 @@ func jsSyntaxError(c *Call, name string, err error) error {
 }
 
 func (r *jsRun) ctxError(what string) error {
-	return ctxEndError(r.ctx, r.start, what)
+	return ctxEndError(r.ctx, r.c, r.start, what)
 }

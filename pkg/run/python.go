@@ -114,7 +114,7 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	killGroup(cmd)
 	err = cmd.Run()
 	if err != nil && ctx.Err() != nil {
-		return nil, ctxEndError(ctx, start, fmt.Sprintf("%s.%s was still running; its process group was killed", s.module, s.function))
+		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s.%s was still running; its process group was killed", s.module, s.function))
 	}
 	if err != nil && cmd.ProcessState == nil {
 		return nil, s.startError(err, "")

@@ -215,6 +215,7 @@ func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*
 		return nil, r.finishErr(c, err, 0)
 	}
 	p := r.PolicyFor(t)
+	c.Timeout = p.Timeout
 	retryable := p.NonIdempotent || idempotent(c)
 	for attempt := 1; ; attempt++ {
 		r.emit(Event{Type: EventStart, Tool: t.Name, Attempt: attempt, Elapsed: time.Since(start)})
