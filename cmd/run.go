@@ -497,15 +497,12 @@ func newRunner(app *App, opts *runOptions) (*run.Runner, error) {
 			FileRoot: firstNonEmpty(opts.root, settings.FileRoot),
 			Config:   app.configValue,
 		},
-		Timeout: opts.timeout,
-	}
-	if r.Timeout == 0 {
-		r.Timeout = settings.Timeout
+		Timeout:     opts.timeout,
+		BaseTimeout: settings.Timeout,
+		BaseRetries: settings.Retries,
 	}
 	if opts.retries.set {
 		r.Retries = &opts.retries.n
-	} else if settings.Retries != nil {
-		r.Retries = settings.Retries
 	}
 	if app.Verbose {
 		r.Events = func(e run.Event) { printEvent(app.IO.ErrOut, e) }

@@ -48,6 +48,10 @@ type Runner struct {
 	// (--timeout, --retries).
 	Timeout time.Duration
 	Retries *int
+	// BaseTimeout and BaseRetries replace the built-in defaults for tools
+	// whose runtime section leaves them out (the config file's run:).
+	BaseTimeout time.Duration
+	BaseRetries *int
 
 	// sleep waits between attempts; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -109,6 +113,12 @@ type Policy struct {
 // runtime section, then the defaults.
 func (r *Runner) PolicyFor(t *spec.Tool) Policy {
 	p := Policy{Timeout: DefaultTimeout, Retries: defaultRetries(t), RetryDelay: DefaultRetryDelay, MaxDelay: DefaultMaxDelay, Exponential: true}
+	if r.BaseTimeout > 0 {
+		p.Timeout = r.BaseTimeout
+	}
+	if r.BaseRetries != nil {
+		p.Retries = max(0, *r.BaseRetries)
+	}
 	if rt := t.Runtime; rt != nil {
 		if rt.Timeout > 0 {
 			p.Timeout = rt.Timeout
