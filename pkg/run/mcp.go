@@ -1,0 +1,873 @@
+// Research note: MCP protocol versions in github.com/modelcontextprotocol/go-sdk
+// v1.8.0 (read from mcp/shared.go, client.go, server.go, streamable.go).
+//
+// The SDK knows five versions, newest first (mcp.SupportedProtocolVersions):
+// 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05.
+//
+// Client, by default (ClientSessionOptions.ProtocolVersion empty): it offers
+// the latest, 2026-07-28 (SEP-2575, stateless), by sending `server/discover`
+// instead of `initialize`. If the server answers with
+// CodeUnsupportedProtocolVersion and a list of versions, it retries discover
+// with the newest common version >= 2026-07-28; on any other failure it falls
+// back to the legacy `initialize` handshake offering 2025-11-25, and accepts
+// whatever version of the five the server answers with (anything else fails
+// with "unsupported protocol version"). Under 2026-07-28 every request
+// carries _meta protocolVersion/clientInfo/clientCapabilities, there is no
+// standalone GET SSE stream, and list_changed arrives only through
+// `subscriptions/listen`. With ProtocolVersion set below 2026-07-28 the client
+// skips discover and sends initialize with that version.
+//
+// Server: the legacy initialize answers with the client's version when it is
+// supported and older than 2026-07-28, else with the newest supported legacy
+// version (2025-11-25 when ServerOptions.SupportedProtocolVersions lists only
+// 2026-07-28 or later). server/discover is served over stdio and over
+// Streamable HTTP only when StreamableHTTPOptions.Stateless is set (a
+// stateful HTTP transport serves the legacy versions only). An HTTP request
+// without an MCP-Protocol-Version header is taken to be 2025-03-26; a header
+// naming an unsupported legacy version gets 400.
+//
+// toolctl pins the client to 2025-11-25 (mcpProtocolVersion): one initialize
+// round trip that every server generation answers, whereas discover is a
+// method older servers do not know; a server that ignores unknown methods
+// instead of answering with an error would hang the call until its timeout.
+// A one-shot tools/call gains nothing from the stateless protocol.
+
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+const (
+	// mcpProtocolVersion is the version offered in initialize (see the note
+	// at the top of this file).
+	mcpProtocolVersion = "2025-11-25"
+	// mcpStopGrace is how long a stdio server may take to exit once its
+	// stdin is closed before its process group is killed.
+	mcpStopGrace = 2 * time.Second
+	// mcpListTimeout bounds the tools/list made to explain an unknown tool.
+	mcpListTimeout = 2 * time.Second
+	// mcpStderrTail is how much of a stdio server's stderr is kept for
+	// error messages.
+	mcpStderrTail = 4096
+)
+
+func init() { Register(spec.EntryMCP, mcpExecutor{}) }
+
+// mcpExecutor calls one tool on an MCP server: a subprocess speaking stdio
+// (entry.server is a command line or a list) or a Streamable HTTP endpoint
+// (entry.server is an http(s) URL). Each call opens its own session.
+type mcpExecutor struct{}
+
+// mcpTarget is an entry resolved for one call: ${ENV} expanded, the command
+// line split.
+type mcpTarget struct {
+	url     string      // Streamable HTTP endpoint, or ""
+	headers http.Header // extra HTTP headers (entry.headers), ${ENV} expanded
+	argv    []string    // stdio server command when url is ""
+	tool    string      // the tool's name on the server
+}
+
+// server names the server in messages.
+func (t *mcpTarget) server() string {
+	if t.url != "" {
+		return t.url
+	}
+	return strconv.Quote(t.argv[0])
+}
+
+func isHTTPURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+// mcpTargetFor resolves the entry. Only ${ENV} placeholders are expanded:
+// the input goes to the server as the call's arguments, never into the
+// command that starts it.
+func mcpTargetFor(c *Call) (*mcpTarget, error) {
+	e := c.Tool.Entry
+	if e == nil {
+		return nil, &Error{Kind: ToolExecutionError, Message: "the tool has no entry; add entry: {type: mcp, server: ..., tool: ...}"}
+	}
+	tpl := &Template{
+		Call:  &Call{Getenv: c.Getenv, Secrets: c.Secrets},
+		Used:  map[string]bool{},
+		Where: "entry.server",
+	}
+	t := &mcpTarget{tool: e.Tool}
+	if t.tool == "" {
+		t.tool = c.Tool.Name
+	}
+	server := strings.TrimSpace(e.Server)
+	switch {
+	case isHTTPURL(server):
+		if len(e.ServerArgs) > 0 {
+			return nil, &Error{Kind: ToolExecutionError, Message: "entry.server is a URL, so it takes no arguments; give either a URL or a command"}
+		}
+		u, err := tpl.Expand(server, nil)
+		if err != nil {
+			return nil, err
+		}
+		t.url = u
+		if e.Headers != nil && e.Headers.Len() > 0 {
+			t.headers = http.Header{}
+			tpl.Where = "entry.headers"
+			for i := range e.Headers.Len() {
+				k, v := e.Headers.At(i)
+				hv, err := tpl.Expand(ValueText(v), nil)
+				if err != nil {
+					return nil, err
+				}
+				t.headers.Set(k, hv)
+			}
+		}
+		return t, nil
+	case len(e.ServerArgs) > 0:
+		if server != "" {
+			t.argv = append([]string{server}, e.ServerArgs...)
+		} else {
+			t.argv = slices.Clone(e.ServerArgs)
+		}
+	case server != "":
+		argv, err := splitCommandLine(server)
+		if err != nil {
+			return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("entry.server: %v; fix the quoting or write the command as a list", err)}
+		}
+		t.argv = argv
+	}
+	if len(t.argv) == 0 || t.argv[0] == "" {
+		return nil, &Error{Kind: ToolExecutionError, Message: "entry.server is empty; set it to the command that starts the MCP server (e.g. \"uvx mcp-server-fetch\") or to its http(s) URL"}
+	}
+	for i, a := range t.argv {
+		x, err := tpl.Expand(a, nil)
+		if err != nil {
+			return nil, err
+		}
+		t.argv[i] = x
+	}
+	// A relative program path is relative to the tool file, like every
+	// other path in an entry; a bare name is looked up in PATH.
+	if strings.ContainsRune(t.argv[0], '/') || strings.ContainsRune(t.argv[0], filepath.Separator) {
+		t.argv[0] = c.Path(t.argv[0])
+	}
+	return t, nil
+}
+
+// Plan describes the call for --dry-run without starting anything.
+func (mcpExecutor) Plan(c *Call) (any, error) {
+	t, err := mcpTargetFor(c)
+	if err != nil {
+		return nil, err
+	}
+	if t.url != "" {
+		plan := map[string]any{"transport": "http", "url": t.url, "tool": t.tool}
+		if len(t.headers) > 0 {
+			h := map[string]any{}
+			for k := range t.headers {
+				h[k] = t.headers.Get(k)
+			}
+			plan["headers"] = h
+		}
+		return plan, nil
+	}
+	argv := make([]any, len(t.argv))
+	for i, a := range t.argv {
+		argv[i] = a
+	}
+	return map[string]any{"transport": "stdio", "command": argv, "tool": t.tool}, nil
+}
+
+// Execute connects, calls the tool once and closes the session; a stdio
+// server is stopped (and its process group killed) before Execute returns.
+func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
+	t, err := mcpTargetFor(c)
+	if err != nil {
+		return nil, err
+	}
+	x := &mcpCall{target: t, timeout: c.Timeout}
+	var transport mcp.Transport
+	if t.url != "" {
+		x.rec = &mcpHTTPRecorder{headers: t.headers}
+		hc := *c.HTTPClient()
+		x.rec.base = hc.Transport
+		if x.rec.base == nil {
+			x.rec.base = http.DefaultTransport
+		}
+		hc.Transport = x.rec
+		// No standalone GET stream: a single call needs no server-initiated
+		// messages, and some servers answer that GET wrongly.
+		transport = &mcp.StreamableClientTransport{Endpoint: t.url, HTTPClient: &hc, DisableStandaloneSSE: true}
+	} else {
+		p, err := startMCPServer(ctx, c, t.argv)
+		if err != nil {
+			return nil, err
+		}
+		x.proc = p
+		defer p.stop()
+		transport = p.transport()
+	}
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl", Version: toolctlVersion()}, &mcp.ClientOptions{
+		// toolctl offers no roots, sampling or elicitation.
+		Capabilities: &mcp.ClientCapabilities{},
+	})
+	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpProtocolVersion})
+	if err != nil {
+		return nil, x.fail(ctx, err, nil)
+	}
+	defer closeMCPSession(session)
+
+	args, err := MarshalJSON(c.Input)
+	if err != nil {
+		return nil, Wrap(ToolExecutionError, err, "cannot encode the input as JSON: "+err.Error())
+	}
+	if c.Input == nil {
+		args = []byte("{}")
+	}
+	x.rec.reset()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		return nil, x.fail(ctx, err, session)
+	}
+	return mcpResult(t, res)
+}
+
+// closeMCPSession closes gracefully, but never lets a stuck close outlive
+// the call: the stdio server is killed by stop() anyway.
+func closeMCPSession(s *mcp.ClientSession) {
+	done := make(chan struct{})
+	go func() {
+		_ = s.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(mcpStopGrace):
+	}
+}
+
+func toolctlVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+// mcpResult converts a tools/call result. structuredContent wins over
+// content; one text item is its text, kept as a string even when it looks
+// like JSON (a server that means structure says so with
+// structuredContent, and guessing would turn the text "42" into a number);
+// anything else is the list of content items as the protocol encodes them
+// ({type, text} / {type, data, mimeType} / {type, resource} ...).
+func mcpResult(t *mcpTarget, res *mcp.CallToolResult) (any, error) {
+	if res.IsError {
+		msg := mcpText(res.Content)
+		if msg == "" {
+			msg = "the tool reported an error without a message"
+		}
+		e := &Error{Kind: ToolExecutionError, Message: msg}
+		if items, err := mcpContent(res.Content); err == nil && len(items) > 0 {
+			e.Detail = map[string]any{"content": items}
+		}
+		return nil, e
+	}
+	if res.NeedsInput() {
+		return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("the MCP tool %q asked for user input (elicitation), which toolctl cannot provide", t.tool)}
+	}
+	if res.StructuredContent != nil {
+		v, err := jsonValue(res.StructuredContent)
+		if err != nil {
+			return nil, Wrap(ToolExecutionError, err, "cannot decode the server's structuredContent: "+err.Error())
+		}
+		return v, nil
+	}
+	if len(res.Content) == 1 {
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+			return tc.Text, nil
+		}
+	}
+	if len(res.Content) == 0 {
+		return nil, nil
+	}
+	items, err := mcpContent(res.Content)
+	if err != nil {
+		return nil, Wrap(ToolExecutionError, err, "cannot decode the server's content: "+err.Error())
+	}
+	return items, nil
+}
+
+// mcpText joins the text items of a content list.
+func mcpText(content []mcp.Content) string {
+	var parts []string
+	for _, c := range content {
+		if tc, ok := c.(*mcp.TextContent); ok && strings.TrimSpace(tc.Text) != "" {
+			parts = append(parts, strings.TrimSpace(tc.Text))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// mcpContent returns content items as JSON values, in wire form.
+func mcpContent(content []mcp.Content) ([]any, error) {
+	out := make([]any, 0, len(content))
+	for _, c := range content {
+		v, err := jsonValue(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// jsonValue re-encodes v so that numbers are json.Number, as in every
+// other executor's results.
+func jsonValue(v any) (any, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// mcpCall is what error classification needs to know about a call.
+type mcpCall struct {
+	target  *mcpTarget
+	timeout time.Duration    // the attempt's timeout, for messages (0: unknown)
+	proc    *mcpProc         // stdio
+	rec     *mcpHTTPRecorder // http
+}
+
+// fail turns a Connect (session nil) or CallTool error into an *Error.
+func (x *mcpCall) fail(ctx context.Context, err error, session *mcp.ClientSession) error {
+	t := x.target
+	what := "the initialize handshake"
+	if session != nil {
+		what = fmt.Sprintf("tools/call %q", t.tool)
+	}
+	if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			within := "before the deadline"
+			if x.timeout > 0 {
+				within = "within the " + x.timeout.String() + " timeout"
+			}
+			msg := fmt.Sprintf("no result %s: the MCP server %s did not answer %s; raise runtime.timeout or pass --timeout", within, t.server(), what)
+			if session == nil && x.proc != nil {
+				msg = fmt.Sprintf("no result %s: the MCP server %s did not finish the initialize handshake; check that the command starts an MCP stdio server (nothing else may write to its stdout), or raise runtime.timeout", within, t.server())
+			}
+			return x.withStderr(&Error{Kind: TimeoutError, Message: msg, Err: err})
+		}
+		return err // cancelled: the runner reports it
+	}
+	if e := x.rec.httpError(t, err); e != nil {
+		return e
+	}
+	// before JSON-RPC errors: the SDK wraps a failed request in its own
+	// "rejected by transport" JSON-RPC error
+	if x.rec != nil && isNetworkError(err) {
+		return &Error{Kind: NetworkError, Message: fmt.Sprintf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", t.url, rootCause(err)), Err: err}
+	}
+	if werr := serverRPCError(err); werr != nil {
+		if session == nil {
+			return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("the MCP server %s rejected the initialize handshake: %s (JSON-RPC error %d)", t.server(), werr.Message, werr.Code), Err: err}
+		}
+		return x.rejected(ctx, session, werr)
+	}
+	if x.proc != nil {
+		if e := x.proc.exitError(t, what, err); e != nil {
+			return e
+		}
+	}
+	return x.withStderr(&Error{Kind: ToolExecutionError, Message: fmt.Sprintf("%s with the MCP server %s failed: %v", what, t.server(), err), Err: err})
+}
+
+// rejected explains a JSON-RPC error answering tools/call. Servers report an
+// unknown tool that way, so when the tool is missing from tools/list the
+// message says so and names the tools there are.
+func (x *mcpCall) rejected(ctx context.Context, session *mcp.ClientSession, werr *jsonrpc.Error) error {
+	t := x.target
+	e := &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("the MCP server %s rejected tools/call %q: %s (JSON-RPC error %d)", t.server(), t.tool, werr.Message, werr.Code), Err: werr}
+	if len(werr.Data) > 0 {
+		if v, err := jsonValue(json.RawMessage(werr.Data)); err == nil {
+			e.Detail = v
+		}
+	}
+	lctx, cancel := context.WithTimeout(ctx, mcpListTimeout)
+	defer cancel()
+	var names []string
+	for tool, err := range session.Tools(lctx, nil) {
+		if err != nil {
+			return e // cannot tell: keep the server's own words
+		}
+		if tool.Name == t.tool {
+			return e // the tool exists: the server rejected the arguments
+		}
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	list := "it lists no tools"
+	if len(names) > 0 {
+		const show = 30
+		list = "its tools are: " + strings.Join(names[:min(len(names), show)], ", ")
+		if len(names) > show {
+			list += fmt.Sprintf(" and %d more", len(names)-show)
+		}
+	}
+	e.Message = fmt.Sprintf("the MCP server %s has no tool %q (%s); %s. Set entry.tool to one of them", t.server(), t.tool, werr.Message, list)
+	return e
+}
+
+// withStderr adds a stdio server's stderr tail as the error's detail.
+func (x *mcpCall) withStderr(e *Error) *Error {
+	if x.proc != nil && e.Detail == nil {
+		if tail := x.proc.tail.String(); tail != "" {
+			e.Detail = tail
+		}
+	}
+	return e
+}
+
+// codeRejected is the SDK's own "rejected by transport" error (jsonrpc2's
+// ErrRejected), which wraps a request that never reached the server.
+const codeRejected = -32005
+
+// serverRPCError finds the JSON-RPC error the server answered with in
+// err's tree, skipping the SDK's codeRejected wrapper.
+func serverRPCError(err error) *jsonrpc.Error {
+	if err == nil {
+		return nil
+	}
+	if w, ok := err.(*jsonrpc.Error); ok && w.Code != codeRejected {
+		return w
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return serverRPCError(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if w := serverRPCError(e); w != nil {
+				return w
+			}
+		}
+	}
+	return nil
+}
+
+func isNetworkError(err error) bool {
+	var op *net.OpError
+	var dns *net.DNSError
+	return errors.As(err, &op) || errors.As(err, &dns) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
+}
+
+// rootCause is the innermost error: "dial tcp 127.0.0.1:1: connect:
+// connection refused" rather than the SDK's whole chain.
+func rootCause(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return dns
+	}
+	return err
+}
+
+// mcpHTTPRecorder is the HTTP client's transport for a Streamable HTTP
+// call: it adds entry.headers and remembers the last error status, which
+// the SDK reduces to its status text, so that 401, 404, 429 and 5xx map to
+// their own kinds (and Retry-After is honoured).
+type mcpHTTPRecorder struct {
+	base    http.RoundTripper
+	headers http.Header
+
+	mu         sync.Mutex
+	status     int
+	retryAfter time.Duration
+}
+
+func (r *mcpHTTPRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(r.headers) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range r.headers {
+			req.Header[k] = v
+		}
+	}
+	resp, err := r.base.RoundTrip(req)
+	// The closing DELETE is not part of the call: its status must not
+	// overwrite the call's.
+	if err == nil && resp.StatusCode >= 400 && req.Method != http.MethodDelete {
+		r.mu.Lock()
+		r.status = resp.StatusCode
+		r.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"))
+		r.mu.Unlock()
+	}
+	return resp, err
+}
+
+// reset forgets statuses seen before the call (nil-safe: stdio has none).
+func (r *mcpHTTPRecorder) reset() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.status, r.retryAfter = 0, 0
+	r.mu.Unlock()
+}
+
+// httpError maps the recorded status to a kind; nil when there is none or
+// the status is one whose JSON-RPC error body says more.
+func (r *mcpHTTPRecorder) httpError(t *mcpTarget, err error) *Error {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	status, retryAfter := r.status, r.retryAfter
+	r.mu.Unlock()
+	e := &Error{Status: status, RetryAfter: retryAfter, Err: err}
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		e.Kind = AuthenticationError
+		e.Message = fmt.Sprintf("the MCP server at %s refused the request (HTTP %d); set the credentials it needs, e.g. entry.headers: {Authorization: \"Bearer ${TOKEN}\"}", t.url, status)
+	case status == http.StatusNotFound:
+		e.Kind = NotFoundError
+		e.Message = fmt.Sprintf("no MCP endpoint at %s (HTTP 404); check entry.server (Streamable HTTP endpoints are often at /mcp)", t.url)
+	case status == http.StatusTooManyRequests:
+		e.Kind = RateLimitError
+		e.Message = fmt.Sprintf("the MCP server at %s is rate limiting (HTTP 429)", t.url)
+	case status >= 500:
+		e.Kind = ServerError
+		e.Message = fmt.Sprintf("the MCP server at %s failed (HTTP %d): %v", t.url, status, err)
+	default:
+		return nil
+	}
+	return e
+}
+
+// parseRetryAfter reads seconds or an HTTP date; 0 when absent or invalid.
+func parseRetryAfter(s string) time.Duration {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(s); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// mcpProc is a stdio MCP server. The pipes are os.Pipe files rather than
+// exec's StdoutPipe, so that Wait (run as soon as the process starts, to
+// notice an early exit) never closes stdout before the client has read it.
+type mcpProc struct {
+	cmd    *exec.Cmd
+	cancel context.CancelFunc // ends the process context: kills the group
+
+	stdinW  *os.File
+	stdoutR *os.File
+	stderrR *os.File
+
+	exited  chan struct{} // closed when Wait returns
+	waitErr error
+
+	tail       *tailBuffer
+	stderrDone chan struct{}
+}
+
+// startMCPServer starts argv in c.Dir as the leader of its own process
+// group; the group is killed when ctx ends.
+func startMCPServer(ctx context.Context, c *Call, argv []string) (*mcpProc, error) {
+	pctx, cancel := context.WithCancel(ctx)
+	cmd := exec.CommandContext(pctx, argv[0], argv[1:]...)
+	cmd.Dir = c.Dir
+	killGroup(cmd)
+
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			_ = f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	stdinR, stdinW, err1 := pipe()
+	stdoutR, stdoutW, err2 := pipe()
+	stderrR, stderrW, err3 := pipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		closeAll()
+		cancel()
+		return nil, Wrap(ToolExecutionError, err, "cannot create pipes for the MCP server: "+err.Error())
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		cancel()
+		return nil, startError(argv[0], c.Dir, err)
+	}
+	// The child has its own copies; ours would keep the pipes open.
+	_ = stdinR.Close()
+	_ = stdoutW.Close()
+	_ = stderrW.Close()
+
+	p := &mcpProc{
+		cmd: cmd, cancel: cancel,
+		stdinW: stdinW, stdoutR: stdoutR, stderrR: stderrR,
+		exited:     make(chan struct{}),
+		tail:       &tailBuffer{max: mcpStderrTail},
+		stderrDone: make(chan struct{}),
+	}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	stderr := c.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	go p.copyStderr(stderr)
+	return p, nil
+}
+
+func startError(prog, dir string, err error) *Error {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		where := "in PATH"
+		if strings.ContainsRune(prog, '/') || strings.ContainsRune(prog, filepath.Separator) {
+			where = "at that path"
+		}
+		return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot start the MCP server: command %q not found %s; install it or fix entry.server", prog, where), Err: err}
+	}
+	if dir != "" {
+		if _, serr := os.Stat(dir); serr != nil {
+			return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot start the MCP server %q: its directory %s is not usable: %v", prog, dir, serr), Err: err}
+		}
+	}
+	return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot start the MCP server %q: %v", prog, err), Err: err}
+}
+
+// copyStderr forwards the server's stderr to the call's stderr and keeps a
+// tail; a failing writer must not stop the copy, or the server would block
+// writing its stderr.
+func (p *mcpProc) copyStderr(w io.Writer) {
+	defer close(p.stderrDone)
+	buf := make([]byte, 8192)
+	for {
+		n, err := p.stderrR.Read(buf)
+		if n > 0 {
+			_, _ = p.tail.Write(buf[:n])
+			_, _ = w.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (p *mcpProc) transport() mcp.Transport {
+	return &mcp.IOTransport{Reader: p.stdoutR, Writer: p.stdinW}
+}
+
+// stop ends the server: stdin closed (the stdio shutdown the MCP spec
+// asks for), then after a grace period the whole group killed; once the
+// leader has exited, what is left of its group is killed too, and the
+// stderr copy finishes before the call returns.
+func (p *mcpProc) stop() {
+	_ = p.stdinW.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(mcpStopGrace):
+		p.cancel() // exec's Cancel: SIGKILL to the group
+		<-p.exited
+	}
+	p.cancel()
+	// Grandchildren outlive their leader; the group still exists while
+	// they do, so its id cannot have been reused.
+	if p.cmd.Cancel != nil {
+		_ = p.cmd.Cancel()
+	}
+	_ = p.stdoutR.Close()
+	select {
+	case <-p.stderrDone:
+	case <-time.After(time.Second):
+		_ = p.stderrR.Close() // a detached process still holds stderr
+		<-p.stderrDone
+	}
+	_ = p.stderrR.Close()
+}
+
+// exitError reports a server that exited before answering; nil when it is
+// still running. The exit is awaited briefly: the broken pipe is usually
+// seen before the exit status.
+func (p *mcpProc) exitError(t *mcpTarget, what string, err error) *Error {
+	select {
+	case <-p.exited:
+	case <-time.After(time.Second):
+		return nil
+	}
+	// stderr is complete once the copy has drained the pipe
+	select {
+	case <-p.stderrDone:
+	case <-time.After(200 * time.Millisecond):
+	}
+	status := "exit status 0"
+	if p.cmd.ProcessState != nil {
+		status = p.cmd.ProcessState.String()
+	}
+	msg := fmt.Sprintf("the MCP server %s exited (%s) during %s", t.server(), status, what)
+	tail := p.tail.String()
+	if tail != "" {
+		msg += "; its stderr ends with: " + lastLines(tail, 5, 500)
+	} else {
+		msg += "; it wrote nothing to stderr: run the command by hand to see why"
+	}
+	e := &Error{Kind: ToolExecutionError, Message: msg, Err: err}
+	if tail != "" {
+		e.Detail = tail
+	}
+	return e
+}
+
+// lastLines returns at most n lines and max bytes of the end of s.
+func lastLines(s string, n, max int) string {
+	s = strings.TrimSpace(s)
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	s = strings.Join(lines, "\n")
+	if len(s) > max {
+		s = "…" + s[len(s)-max:]
+	}
+	return s
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
+
+// splitCommandLine splits a command line into argv the way a POSIX shell
+// splits words, without running one: blanks separate words; '...' is
+// literal; "..." is literal except for \" \\ \$ \` and \newline; outside
+// quotes a backslash takes the next character literally. Nothing else is
+// special: no variables (${ENV} is expanded afterwards, in every word,
+// quoted or not), globs, pipes or redirections. On Windows, write paths
+// with backslashes in the list form of entry.server.
+func splitCommandLine(s string) ([]string, error) {
+	var args []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
+			if inWord {
+				args = append(args, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case ch == '\\':
+			if i+1 >= len(s) {
+				return nil, errors.New("the command line ends with a lone backslash")
+			}
+			i++
+			if s[i] != '\n' { // backslash-newline continues the line
+				cur.WriteByte(s[i])
+				inWord = true
+			}
+		case ch == '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return nil, errors.New("unterminated ' quote in the command line")
+			}
+			cur.WriteString(s[i+1 : i+1+end])
+			i += end + 1
+			inWord = true
+		case ch == '"':
+			inWord = true
+			closed := false
+			for i++; i < len(s); i++ {
+				c := s[i]
+				if c == '"' {
+					closed = true
+					break
+				}
+				if c == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
+					i++
+					if s[i] != '\n' {
+						cur.WriteByte(s[i])
+					}
+					continue
+				}
+				cur.WriteByte(c)
+			}
+			if !closed {
+				return nil, errors.New(`unterminated " quote in the command line`)
+			}
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if inWord {
+		args = append(args, cur.String())
+	}
+	return args, nil
+}
