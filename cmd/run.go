@@ -311,7 +311,7 @@ func addParamFlags(fs *pflag.FlagSet, t *spec.Tool, taken map[string]bool, opts 
 			continue
 		}
 		p, _ := props.GetMap(name)
-		typ := schemaType(p)
+		typ := run.SchemaType(p)
 		pf := &paramFlag{name: name, typ: typ, values: opts.params}
 		fl := fs.VarPF(pf, name, "", paramUsage(t, name, p))
 		if typ == "boolean" {
@@ -319,29 +319,6 @@ func addParamFlags(fs *pflag.FlagSet, t *spec.Tool, taken map[string]bool, opts 
 		}
 	}
 	return skipped
-}
-
-// schemaType is the single type a parameter schema declares besides null.
-func schemaType(p *spec.Map) string {
-	if p == nil {
-		return ""
-	}
-	switch v, _ := p.Get("type"); v := v.(type) {
-	case string:
-		return v
-	case []any:
-		out := ""
-		for _, x := range v {
-			if s, _ := x.(string); s != "" && s != "null" {
-				if out != "" {
-					return ""
-				}
-				out = s
-			}
-		}
-		return out
-	}
-	return ""
 }
 
 func paramUsage(t *spec.Tool, name string, p *spec.Map) string {

@@ -93,12 +93,7 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The caller's working directory, as for python: paths an agent passes
 	// are relative to where it runs, not to the tools directory. The
 	// program itself, when given with a slash, is found next to the file.
-	cmd.Stdin = bytes.NewReader(stdin)
-	stdout := &procBuffer{max: procMaxOutput}
-	stderr := newProcTail(c.Stderr)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	killGroup(cmd)
-	err = cmd.Run()
+	stdout, stderr, err := runProc(c, cmd, stdin)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s was still running; its process group was killed", argv[0]))
 	}
@@ -226,6 +221,18 @@ const (
 	procTailBytes = 4 << 10
 	procTailLines = 20
 )
+
+// runProc runs cmd with stdin as its input, stdout kept (capped) and
+// stderr streamed to the call and kept as a tail; the whole process group
+// is killed when cmd's context ends.
+func runProc(c *Call, cmd *exec.Cmd, stdin []byte) (*procBuffer, *procTail, error) {
+	cmd.Stdin = bytes.NewReader(stdin)
+	stdout := &procBuffer{max: procMaxOutput}
+	stderr := newProcTail(c.Stderr)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	killGroup(cmd)
+	return stdout, stderr, cmd.Run()
+}
 
 func newProcTail(w io.Writer) *procTail {
 	if w == nil {

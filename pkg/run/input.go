@@ -112,10 +112,14 @@ func Property(t *spec.Tool, name string) *spec.Map {
 	return p
 }
 
-// propType is a parameter's single declared type ("" when none or several
-// besides null).
+// propType is a parameter's single declared type (see SchemaType).
 func propType(t *spec.Tool, name string) string {
-	p := Property(t, name)
+	return SchemaType(Property(t, name))
+}
+
+// SchemaType is the single type a schema declares besides null ("" when
+// none, several, or no schema).
+func SchemaType(p *spec.Map) string {
 	if p == nil {
 		return ""
 	}

@@ -107,12 +107,7 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The working directory stays the caller's: paths the agent passes are
 	// relative to it; imports use entry.path, not the working directory.
 	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8")
-	cmd.Stdin = bytes.NewReader(stdin)
-	stdout := &procBuffer{max: procMaxOutput}
-	stderr := newProcTail(c.Stderr)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	killGroup(cmd)
-	err = cmd.Run()
+	stdout, stderr, err := runProc(c, cmd, stdin)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s.%s was still running; its process group was killed", s.module, s.function))
 	}
