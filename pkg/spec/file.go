@@ -144,6 +144,18 @@ func (f *File) parse(d *decoder) {
 		f.fail(f.PosAt(firstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
 		return
 	}
+	// yaml.v3's flow scanner is slow; parseJSONNode builds the same tree
+	// for the JSON it is sure of, and the rest takes the path below.
+	if f.isJSON() && jsonFastPath {
+		if doc, ok := parseJSONNode(data); ok {
+			if isNull(doc.Content[0]) {
+				f.fail(Pos{1, 1}, "no tool in this file: it is empty or holds only comments; add a tool definition (toolctl schema describes the format)")
+				return
+			}
+			f.document(d, resolve(doc.Content[0]), 0)
+			return
+		}
+	}
 	// YAML accepts things JSON does not (trailing commas, comments), and
 	// providers read these files as JSON: hold .json files to JSON.
 	if f.isJSON() && !json.Valid(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {

@@ -1,0 +1,568 @@
+package spec
+
+import (
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// parseJSONNode builds, for a JSON document, the tree yaml.v3 would build:
+// the same kinds, styles, tags, values and positions. yaml.v3's flow
+// scanner is a large share of linting time, and .json files are held to
+// JSON anyway. It returns ok=false for anything it cannot vouch for
+// (invalid JSON, or JSON yaml.v3 reads differently or rejects), and the
+// caller then takes the yaml.v3 path, so errors stay exactly the same.
+func parseJSONNode(data []byte) (*yaml.Node, bool) {
+	if len(data) > MaxFileSize {
+		return nil, false // positions are int32
+	}
+	p := jsonParsers.Get().(*jsonParser)
+	defer p.release()
+	p.data, p.pos, p.line, p.lineStart, p.wide, p.depth = data, 0, 1, 0, 0, 0
+	if !p.skipSpace() || p.pos >= len(data) {
+		return nil, false
+	}
+	// yaml.v3 places the document at its first token.
+	doc := p.node(yaml.DocumentNode, 0, "")
+	if !p.value() || !p.skipSpace() || p.pos != len(data) {
+		return nil, false
+	}
+	p.close(doc, 1)
+	return p.build(), true
+}
+
+// jsonFastPath lets tests compare ParseFile with and without parseJSONNode.
+var jsonFastPath = true
+
+// yamlMaxFlowDepth is yaml.v3's max_flow_level: deeper input is an error.
+const yamlMaxFlowDepth = 10000
+
+// The parser's buffers are reused: a parse then makes two allocations for
+// the tree (the nodes and their Content slices) and one per string, but
+// for the short strings (keys, mostly) it has seen lately.
+var jsonParsers = sync.Pool{New: func() any {
+	return &jsonParser{strs: make(map[string]string)}
+}}
+
+type jsonParser struct {
+	data []byte
+	pos  int
+	// yaml.v3 counts lines at \n, \r\n and a lone \r, and columns in
+	// characters: wide is the count of UTF-8 continuation bytes on the
+	// current line before pos.
+	line, lineStart, wide int
+	depth                 int
+
+	nodes []jnode           // the tree, built into yaml.Nodes at the end
+	stack []int32           // finished children of the open containers
+	kids  []int32           // each container's children, contiguous
+	buf   []byte            // unescaping scratch
+	strs  map[string]string // short strings already allocated
+}
+
+// jnode is a node before it is built: the number of nodes is known only
+// at the end, and the tree is then allocated at its exact size.
+type jnode struct {
+	value, tag   string
+	line, column int32
+	kind         yaml.Kind
+	style        yaml.Style
+	kids, nkids  int32 // range of p.kids
+}
+
+func (p *jsonParser) release() {
+	if cap(p.nodes) > 1<<16 || cap(p.kids) > 1<<16 || cap(p.buf) > 1<<16 || len(p.strs) > 4096 {
+		// Don't keep a huge file's buffers (or strings) alive.
+		*p = jsonParser{strs: make(map[string]string)}
+	} else {
+		clear(p.nodes) // drop the strings
+		p.nodes, p.stack, p.kids, p.data = p.nodes[:0], p.stack[:0], p.kids[:0], nil
+	}
+	jsonParsers.Put(p)
+}
+
+// node appends a node positioned at p.pos and returns its index.
+func (p *jsonParser) node(kind yaml.Kind, style yaml.Style, tag string) int32 {
+	p.nodes = append(p.nodes, jnode{
+		kind:   kind,
+		style:  style,
+		tag:    tag,
+		line:   int32(p.line),
+		column: int32(p.pos - p.lineStart - p.wide + 1),
+	})
+	return int32(len(p.nodes) - 1)
+}
+
+// push records a finished node as a child of the open container.
+func (p *jsonParser) push(i int32) { p.stack = append(p.stack, i) }
+
+// close makes the last k finished nodes the children of node i.
+func (p *jsonParser) close(i int32, k int) {
+	if k == 0 {
+		return
+	}
+	n := &p.nodes[i]
+	n.kids, n.nkids = int32(len(p.kids)), int32(k)
+	p.kids = append(p.kids, p.stack[len(p.stack)-k:]...)
+	p.stack = p.stack[:len(p.stack)-k]
+}
+
+// build allocates the yaml.Nodes; node 0 is the document.
+func (p *jsonParser) build() *yaml.Node {
+	out := make([]yaml.Node, len(p.nodes))
+	ptrs := make([]*yaml.Node, len(p.kids))
+	for i, k := range p.kids {
+		ptrs[i] = &out[k]
+	}
+	for i := range p.nodes {
+		j := &p.nodes[i]
+		n := &out[i]
+		n.Kind, n.Style, n.Tag, n.Value = j.kind, j.style, j.tag, j.value
+		n.Line, n.Column = int(j.line), int(j.column)
+		if j.nkids > 0 {
+			// Capped, so that an append by a user reallocates instead
+			// of overwriting the next node's children.
+			end := j.kids + j.nkids
+			n.Content = ptrs[j.kids:end:end]
+		}
+	}
+	return &out[0]
+}
+
+// string interns short strings: keys and the likes of "string" repeat.
+func (p *jsonParser) string(b []byte) string {
+	if len(b) > 32 {
+		return string(b)
+	}
+	if s, ok := p.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.strs[s] = s
+	return s
+}
+
+// skipSpace skips JSON whitespace, counting lines as yaml.v3 does.
+func (p *jsonParser) skipSpace() bool {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ':
+			p.pos++
+		case '\t':
+			// yaml.v3 rejects a tab outside flow collections in some
+			// places (at the start of a line); don't work out which.
+			if p.depth == 0 {
+				return false
+			}
+			p.pos++
+		case '\n':
+			p.pos++
+			p.newline()
+		case '\r':
+			p.pos++
+			if p.pos < len(p.data) && p.data[p.pos] == '\n' {
+				p.pos++
+			}
+			p.newline()
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+func (p *jsonParser) newline() {
+	p.line++
+	p.lineStart = p.pos
+	p.wide = 0
+}
+
+// value parses one JSON value and pushes its node.
+func (p *jsonParser) value() bool {
+	if p.pos >= len(p.data) {
+		return false
+	}
+	var i int32
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		i = p.node(yaml.MappingNode, yaml.FlowStyle, "!!map")
+		if !p.object(i) {
+			return false
+		}
+	case c == '[':
+		i = p.node(yaml.SequenceNode, yaml.FlowStyle, "!!seq")
+		if !p.array(i) {
+			return false
+		}
+	case c == '"':
+		i = p.node(yaml.ScalarNode, yaml.DoubleQuotedStyle, "!!str")
+		v, ok := p.str()
+		if !ok {
+			return false
+		}
+		p.nodes[i].value = v
+	case c == '-' || c >= '0' && c <= '9':
+		i = p.node(yaml.ScalarNode, 0, "")
+		if !p.number(i) {
+			return false
+		}
+	case c == 't':
+		i = p.node(yaml.ScalarNode, 0, "!!bool")
+		if !p.literal(i, "true") {
+			return false
+		}
+	case c == 'f':
+		i = p.node(yaml.ScalarNode, 0, "!!bool")
+		if !p.literal(i, "false") {
+			return false
+		}
+	case c == 'n':
+		i = p.node(yaml.ScalarNode, 0, "!!null")
+		if !p.literal(i, "null") {
+			return false
+		}
+	default:
+		return false
+	}
+	p.push(i)
+	return true
+}
+
+func (p *jsonParser) object(n int32) bool {
+	if p.depth++; p.depth > yamlMaxFlowDepth {
+		return false
+	}
+	p.pos++
+	if !p.skipSpace() {
+		return false
+	}
+	k := 0
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		p.depth--
+		return true
+	}
+	for {
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return false
+		}
+		key := p.node(yaml.ScalarNode, yaml.DoubleQuotedStyle, "!!str")
+		keyLine, keyPos, keyWide := p.line, p.pos, p.wide
+		v, ok := p.str()
+		if !ok {
+			return false
+		}
+		p.nodes[key].value = v
+		p.push(key)
+		if !p.skipSpace() || p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return false
+		}
+		// yaml.v3 takes a key only when its ':' is on the same line and
+		// at most 1024 characters after the key's start.
+		if keyLine != p.line || (p.pos-keyPos)-(p.wide-keyWide) > 1024 {
+			return false
+		}
+		p.pos++
+		if !p.skipSpace() {
+			return false
+		}
+		if !p.value() {
+			return false
+		}
+		k += 2
+		if !p.skipSpace() || p.pos >= len(p.data) {
+			return false
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+			if !p.skipSpace() {
+				return false
+			}
+		case '}':
+			p.pos++
+			p.depth--
+			p.close(n, k)
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (p *jsonParser) array(n int32) bool {
+	if p.depth++; p.depth > yamlMaxFlowDepth {
+		return false
+	}
+	p.pos++
+	if !p.skipSpace() {
+		return false
+	}
+	k := 0
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		p.depth--
+		return true
+	}
+	for {
+		if !p.value() {
+			return false
+		}
+		k++
+		if !p.skipSpace() || p.pos >= len(p.data) {
+			return false
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+			if !p.skipSpace() {
+				return false
+			}
+		case ']':
+			p.pos++
+			p.depth--
+			p.close(n, k)
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// strSpecial marks the bytes the string scanner must look at: the closing
+// quote, escapes, control characters (invalid JSON), DEL (yaml.v3 rejects
+// it) and the start of a multi-byte character.
+var strSpecial = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= 0x7F
+	}
+	return t
+}()
+
+// str parses the string at p.pos (its opening quote) and returns its value.
+func (p *jsonParser) str() (string, bool) {
+	data := p.data
+	i := p.pos + 1
+	start := i
+	for {
+		for i < len(data) && !strSpecial[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			return "", false
+		}
+		c := data[i]
+		if c == '"' {
+			p.pos = i + 1
+			return p.string(data[start:i]), true
+		}
+		if c == '\\' {
+			break
+		}
+		w, ok := p.multibyte(i)
+		if !ok {
+			return "", false
+		}
+		i += w
+	}
+	// With escapes: copy what came before, then decode the rest.
+	b := append(p.buf[:0], data[start:i]...)
+	for {
+		if i >= len(data) {
+			return "", false
+		}
+		c := data[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			p.buf = b
+			return p.string(b), true
+		case c == '\\':
+			if i+1 >= len(data) {
+				return "", false
+			}
+			switch data[i+1] {
+			case '"':
+				b = append(b, '"')
+			case '\\':
+				b = append(b, '\\')
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r, ok := hex4(data, i+2)
+				// yaml.v3 rejects surrogate escapes (so JSON's pairs
+				// too); \u0000 is left to it as well.
+				if !ok || r == 0 || r >= 0xD800 && r <= 0xDFFF {
+					return "", false
+				}
+				b = utf8.AppendRune(b, r)
+				i += 4
+			default:
+				// Including \/, which yaml.v3 does not know.
+				return "", false
+			}
+			i += 2
+		case strSpecial[c]:
+			w, ok := p.multibyte(i)
+			if !ok {
+				return "", false
+			}
+			b = append(b, data[i:i+w]...)
+			i += w
+		default:
+			b = append(b, c)
+			i++
+		}
+	}
+}
+
+// multibyte checks the non-ASCII character at i and returns its width. It
+// refuses what yaml.v3 treats specially inside a quoted scalar: C1
+// controls (rejected, or NEL, a line break) and the line and paragraph
+// separators; and anything that is not UTF-8.
+func (p *jsonParser) multibyte(i int) (int, bool) {
+	c := p.data[i]
+	if c < 0x80 {
+		return 0, false // control character or DEL
+	}
+	r, w := utf8.DecodeRune(p.data[i:])
+	if r == utf8.RuneError && w == 1 || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFFFE || r == 0xFFFF {
+		return 0, false
+	}
+	p.wide += w - 1
+	return w, true
+}
+
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// endsPlain reports whether a plain scalar (number or literal) may end
+// before data[i]: JSON and yaml.v3 agree on where it ends only when what
+// follows is whitespace, a separator or the end.
+func endsPlain(data []byte, i int) bool {
+	if i >= len(data) {
+		return true
+	}
+	switch data[i] {
+	case ' ', '\t', '\n', '\r', ',', ']', '}':
+		return true
+	}
+	return false
+}
+
+func (p *jsonParser) literal(n int32, word string) bool {
+	end := p.pos + len(word)
+	if end > len(p.data) || string(p.data[p.pos:end]) != word || !endsPlain(p.data, end) {
+		return false
+	}
+	p.nodes[n].value = word
+	p.pos = end
+	return true
+}
+
+// number parses a JSON number and tags it as yaml.v3's resolve does.
+func (p *jsonParser) number(at int32) bool {
+	data := p.data
+	i := p.pos
+	if data[i] == '-' {
+		i++
+	}
+	digits := i
+	switch {
+	case i >= len(data):
+		return false
+	case data[i] == '0':
+		i++
+	case data[i] >= '1' && data[i] <= '9':
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	intDigits := i - digits
+	isInt := true
+	if i < len(data) && data[i] == '.' {
+		isInt = false
+		i++
+		j := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		isInt = false
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return false
+		}
+	}
+	if !endsPlain(data, i) {
+		return false
+	}
+	s := p.string(data[p.pos:i])
+	n := &p.nodes[at]
+	n.value = s
+	// yaml.v3: an int if it fits int64 or uint64, else a float if
+	// ParseFloat takes it (not when it overflows), else a string.
+	switch {
+	case isInt && intDigits <= 18:
+		n.tag = "!!int"
+	case isInt && intOK(s):
+		n.tag = "!!int"
+	default:
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			n.tag = "!!float"
+		} else {
+			n.tag = "!!str"
+		}
+	}
+	p.pos = i
+	return true
+}
+
+func intOK(s string) bool {
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return true
+	}
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
