@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -93,7 +94,7 @@ const (
 var ProfileNames = []string{ProfileDefault, ProfileFeagent}
 
 // Targets lists the provider packs of --target.
-var Targets = []string{"openai", "anthropic", "gemini", "mcp"}
+var Targets = compat.Targets
 
 func (r *Rule) inProfile(p string) bool {
 	if r.Profiles == nil {

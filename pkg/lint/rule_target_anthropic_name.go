@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/compat"
 )
 
 var _ = register(&Rule{
@@ -21,7 +21,5 @@ Bad:
 Good:
   name: get_weather
   name: math_factorial`,
-	Tool: func(r *Reporter, t *spec.Tool) {
-		reportProviderName(r, t, tgtAnthropicName, "Anthropic", "use only letters, digits, _ and - (at most 128 characters)")
-	},
+	Tool: targetName(compat.Anthropic),
 })

@@ -1,23 +1,13 @@
 package lint
 
 import (
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
 )
 
-// Anthropic's explicit complexity limits for strict schemas, which "apply to
-// the combined total across all strict schemas in a single request":
-// https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits
-//
-//	Strict tools per request     20  "Non-strict tools don't count toward this limit."
-//	Optional parameters          24  "Each parameter not listed in required counts"
-//	Parameters with union types  16  "parameters that use anyOf or type arrays
-//	                                 (for example, "type": ["string", "null"])"
-const (
-	tgtAnthropicMaxStrictTools = 20
-	tgtAnthropicMaxOptional    = 24
-	tgtAnthropicMaxUnions      = 16
-)
-
+// The limits, with Anthropic's documentation, live in pkg/compat, which
+// export --strict runs too.
 var _ = register(&Rule{
 	ID:           "anthropic-strict-limits",
 	Severity:     Warning,
@@ -48,43 +38,24 @@ Good:
 	Set: checkAnthropicLimits,
 })
 
-// tgtUnionTyped tells whether a parameter's schema is a union in
-// Anthropic's sense: anyOf, or a type list of more than one type.
-func tgtUnionTyped(s *spec.Map) bool {
-	if s.Has("anyOf") {
-		return true
-	}
-	v, _ := s.Get("type")
-	list, ok := v.([]any)
-	return ok && len(list) > 1
-}
-
+// checkAnthropicLimits counts the tools that are strict unless they say
+// strict: false, as Anthropic would receive them.
 func checkAnthropicLimits(r *Reporter, tools []*spec.Tool) {
-	strict, optional, unions := 0, 0, 0
+	var strict []compat.StrictTool
+	var from []*spec.Tool
 	for _, t := range tools {
 		if t.Strict != nil && !*t.Strict {
 			continue
 		}
-		strict++
-		if strict == tgtAnthropicMaxStrictTools+1 {
-			r.Report(t, "/name", "tool %q is strict tool number %d of this set; Anthropic allows at most %d strict tools in one request: set strict: false on tools that do not need guaranteed arguments, or send fewer tools", t.Name, strict, tgtAnthropicMaxStrictTools)
+		strict = append(strict, compat.StrictTool{Name: t.Name, Schema: t.InputSchema, Bound: validate.BoundParams(t)})
+		from = append(from, t)
+	}
+	for _, p := range compat.AnthropicStrictLimits(strict) {
+		t := from[p.Tool]
+		if p.Whole {
+			r.Report(t, "/name", "%s", p.Message)
+		} else {
+			reportProblem(r, t, "/input_schema", p.Problem)
 		}
-		tgtWalk(t, func(n *tgtNode) {
-			if !n.Prop {
-				return
-			}
-			if !n.Required {
-				optional++
-				if optional == tgtAnthropicMaxOptional+1 {
-					r.ReportKey(t, n.Ptr, "%s is optional parameter number %d across the strict tools of this set; Anthropic allows at most %d in one request: make parameters required (the model can pass the default) or set strict: false on some tools", n.label(), optional, tgtAnthropicMaxOptional)
-				}
-			}
-			if tgtUnionTyped(n.Schema) {
-				unions++
-				if unions == tgtAnthropicMaxUnions+1 {
-					r.ReportKey(t, n.Ptr, "%s is union-typed parameter number %d (anyOf or a type list) across the strict tools of this set; Anthropic allows at most %d in one request: use one type, or set strict: false on some tools", n.label(), unions, tgtAnthropicMaxUnions)
-				}
-			}
-		})
 	}
 }

@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/compat"
 )
 
 var _ = register(&Rule{
@@ -22,7 +22,5 @@ Bad:
 Good:
   name: get_weather
   name: check_2fa`,
-	Tool: func(r *Reporter, t *spec.Tool) {
-		reportProviderName(r, t, tgtGeminiName, "Gemini", "start with a letter or _ and use only letters, digits, _ . : and - (at most 128 characters)")
-	},
+	Tool: targetName(compat.Gemini),
 })

@@ -1,9 +1,7 @@
 package lint
 
 import (
-	"strings"
-
-	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/compat"
 )
 
 var _ = register(&Rule{
@@ -24,15 +22,5 @@ Bad:
 Good:
   name: math_factorial
   name: get_weather`,
-	Tool: func(r *Reporter, t *spec.Tool) {
-		if t.Name == "" || !tgtGeminiName.valid(t.Name) {
-			return // gemini-name's finding
-		}
-		i := strings.IndexAny(t.Name, ".:-")
-		if i < 0 {
-			return
-		}
-		r.Report(t, "/name", "name %q uses %q, which Gemini accepts but advises against (some SDKs mishandle it); prefer %q",
-			t.Name, t.Name[i:i+1], strings.NewReplacer(".", "_", ":", "_", "-", "_").Replace(t.Name))
-	},
+	Tool: targetName(compat.Gemini),
 })

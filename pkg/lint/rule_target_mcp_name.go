@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/compat"
 )
 
 var _ = register(&Rule{
@@ -22,7 +22,5 @@ Bad:
 Good:
   name: get_weather
   name: files.search`,
-	Tool: func(r *Reporter, t *spec.Tool) {
-		reportProviderName(r, t, tgtMCPName, "MCP", "use 1 to 128 of A-Z, a-z, 0-9, _, - and .")
-	},
+	Tool: targetName(compat.MCP),
 })

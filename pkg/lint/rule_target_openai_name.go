@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/compat"
 )
 
 var _ = register(&Rule{
@@ -22,21 +22,5 @@ Bad:
 Good:
   name: get_weather
   name: math_factorial`,
-	Tool: func(r *Reporter, t *spec.Tool) {
-		reportProviderName(r, t, tgtOpenAIName, "OpenAI", "use only letters, digits, _ and - (at most 64 characters)")
-	},
+	Tool: targetName(compat.OpenAI),
 })
-
-// reportProviderName reports t's name when it breaks a provider's rule:
-// what is wrong, the rule, and a valid spelling.
-func reportProviderName(r *Reporter, t *spec.Tool, nr tgtNameRule, provider, rule string) {
-	if t.Name == "" || nr.valid(t.Name) {
-		return // a missing name is name-required's finding
-	}
-	msg := "name %q is not valid for " + provider + ": it " + tgtNameProblem(nr, t.Name) + "; " + rule
-	if s := nr.suggest(t.Name); s != "" {
-		r.Report(t, "/name", msg+", e.g. %q", t.Name, s)
-		return
-	}
-	r.Report(t, "/name", msg, t.Name)
-}

@@ -1,12 +1,9 @@
 package lint
 
 import (
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
-
-// tgtOpenAIMaxTools: "A max of 128 functions are supported." (tools,
-// https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools)
-const tgtOpenAIMaxTools = 128
 
 var _ = register(&Rule{
 	ID:          "openai-tool-count",
@@ -24,10 +21,10 @@ Bad:
 Good:
   tools/billing/ and tools/support/, each exported for its own agent`,
 	Set: func(r *Reporter, tools []*spec.Tool) {
-		if len(tools) <= tgtOpenAIMaxTools {
+		if len(tools) <= compat.OpenAIMaxTools {
 			return
 		}
-		t := tools[tgtOpenAIMaxTools]
-		r.Report(t, "/name", "tool %q is tool number %d of this set of %d; OpenAI accepts at most %d tools in one request: split the set", t.Name, tgtOpenAIMaxTools+1, len(tools), tgtOpenAIMaxTools)
+		t := tools[compat.OpenAIMaxTools]
+		r.Report(t, "/name", "tool %q is tool number %d of this set of %d; OpenAI accepts at most %d tools in one request: split the set", t.Name, compat.OpenAIMaxTools+1, len(tools), compat.OpenAIMaxTools)
 	},
 })

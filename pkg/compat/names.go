@@ -1,37 +1,52 @@
-package lint
+package compat
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// Tool-name rules of the providers (the --target packs). Each is checked by
-// hand rather than by a regexp so that messages can say what is wrong.
+// Tool-name rules of the providers. Each is checked by hand rather than by
+// a regexp so that messages can say what is wrong.
 
-// tgtNameRule is one provider's tool-name syntax.
-type tgtNameRule struct {
+// nameRule is one provider's tool-name syntax.
+type nameRule struct {
 	// allowed reports whether a character may appear in a name.
 	allowed func(r rune) bool
 	// first, when set, restricts the first character.
 	first func(r rune) bool
 	max   int
+	// provider and fix go into messages.
+	provider, fix string
+	// advisory: the rule is a SHOULD (MCP), not a refusal.
+	advisory bool
 }
 
-func tgtAlnum(r rune) bool {
+func alnum(r rune) bool {
 	return r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 }
 
-var (
+var nameRules = map[string]nameRule{
 	// OpenAI: "Must be a-z, A-Z, 0-9, or contain underscores and dashes,
 	// with a maximum length of 64." (FunctionDefinition.name,
 	// https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools)
-	tgtOpenAIName = tgtNameRule{allowed: func(r rune) bool { return tgtAlnum(r) || r == '_' || r == '-' }, max: 64}
+	OpenAI: {
+		allowed:  func(r rune) bool { return alnum(r) || r == '_' || r == '-' },
+		max:      64,
+		provider: "OpenAI",
+		fix:      "use only letters, digits, _ and - (at most 64 characters)",
+	},
 
 	// Anthropic: "Must match the regex ^[a-zA-Z0-9_-]{1,128}$."
 	// (https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools;
 	// the page said {1,64} until 2026, PRODUCT.md section 5 still does.)
-	tgtAnthropicName = tgtNameRule{allowed: func(r rune) bool { return tgtAlnum(r) || r == '_' || r == '-' }, max: 128}
+	Anthropic: {
+		allowed:  func(r rune) bool { return alnum(r) || r == '_' || r == '-' },
+		max:      128,
+		provider: "Anthropic",
+		fix:      "use only letters, digits, _ and - (at most 128 characters)",
+	},
 
 	// Gemini FunctionDeclaration.name: "Must start with a letter or an
 	// underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots,
@@ -39,21 +54,29 @@ var (
 	// (https://ai.google.dev/api/caching#FunctionDeclaration, and Vertex AI
 	// https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Tool#FunctionDeclaration
 	// for the first character)
-	tgtGeminiName = tgtNameRule{
-		allowed: func(r rune) bool { return tgtAlnum(r) || strings.ContainsRune("_.:-", r) },
-		first:   func(r rune) bool { return tgtAlnum(r) && !(r >= '0' && r <= '9') || r == '_' },
-		max:     128,
-	}
+	Gemini: {
+		allowed:  func(r rune) bool { return alnum(r) || strings.ContainsRune("_.:-", r) },
+		first:    func(r rune) bool { return alnum(r) && !(r >= '0' && r <= '9') || r == '_' },
+		max:      128,
+		provider: "Gemini",
+		fix:      "start with a letter or _ and use only letters, digits, _ . : and - (at most 128 characters)",
+	},
 
 	// MCP 2025-11-25 (SEP-986): "Tool names SHOULD be between 1 and 128
 	// characters in length (inclusive) ... uppercase and lowercase ASCII
 	// letters (A-Z, a-z), digits (0-9), underscore (_), hyphen (-), and dot
 	// (.)". https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names
-	tgtMCPName = tgtNameRule{allowed: func(r rune) bool { return tgtAlnum(r) || strings.ContainsRune("_-.", r) }, max: 128}
-)
+	MCP: {
+		allowed:  func(r rune) bool { return alnum(r) || strings.ContainsRune("_-.", r) },
+		max:      128,
+		provider: "MCP",
+		fix:      "use 1 to 128 of A-Z, a-z, 0-9, _, - and .",
+		advisory: true,
+	},
+}
 
 // valid reports whether name follows the rule.
-func (nr tgtNameRule) valid(name string) bool {
+func (nr nameRule) valid(name string) bool {
 	n := 0
 	for i, r := range name {
 		if !nr.allowed(r) || (i == 0 && nr.first != nil && !nr.first(r)) {
@@ -67,7 +90,7 @@ func (nr tgtNameRule) valid(name string) bool {
 // suggest returns a name that follows the rule: other characters become _,
 // runs of _ collapse, the length is cut to the maximum. It returns "" when
 // nothing usable is left.
-func (nr tgtNameRule) suggest(name string) string {
+func (nr nameRule) suggest(name string) string {
 	var b strings.Builder
 	for _, r := range name {
 		if !nr.allowed(r) {
@@ -91,15 +114,15 @@ func (nr tgtNameRule) suggest(name string) string {
 	return out
 }
 
-// tgtNameProblem says what is wrong with name under rule, e.g. `contains " "`
-// or "is 70 characters long"; "" when the name is valid.
-func tgtNameProblem(nr tgtNameRule, name string) string {
+// problem says what is wrong with name, e.g. `contains " "` or "is 70
+// characters long"; "" when the name is valid or empty.
+func (nr nameRule) problem(name string) string {
 	for i, r := range name {
 		if !nr.allowed(r) {
-			return "contains " + tgtQuoteRune(r)
+			return "contains " + quoteRune(r)
 		}
 		if i == 0 && nr.first != nil && !nr.first(r) {
-			return "starts with " + tgtQuoteRune(r)
+			return "starts with " + quoteRune(r)
 		}
 	}
 	if n := utf8.RuneCountInString(name); n > nr.max {
@@ -108,7 +131,7 @@ func tgtNameProblem(nr tgtNameRule, name string) string {
 	return ""
 }
 
-func tgtQuoteRune(r rune) string {
+func quoteRune(r rune) string {
 	if r == ' ' {
 		return "a space"
 	}
@@ -116,4 +139,21 @@ func tgtQuoteRune(r rune) string {
 		return "a control character"
 	}
 	return "\"" + string(r) + "\""
+}
+
+// geminiSeparator flags a valid Gemini name holding . : or -: Gemini's
+// function calling guide asks for names "without spaces, periods (.), or
+// dashes (-)" (https://ai.google.dev/gemini-api/docs/function-calling,
+// "Best practices"), and some SDKs mishandle them.
+func geminiSeparator(name string) (Problem, bool) {
+	i := strings.IndexAny(name, ".:-")
+	if i < 0 {
+		return Problem{}, false
+	}
+	return Problem{
+		Rule: "gemini-name-separator",
+		Message: fmt.Sprintf("name %q uses %q, which Gemini accepts but advises against (some SDKs mishandle it); prefer %q",
+			name, name[i:i+1], strings.NewReplacer(".", "_", ":", "_", "-", "_").Replace(name)),
+		Warning: true,
+	}, true
 }

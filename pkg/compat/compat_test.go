@@ -1,0 +1,408 @@
+package compat
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// schema parses a JSON object into the ordered form the checks take.
+func schema(t *testing.T, text string) *spec.Map {
+	t.Helper()
+	v, err := spec.DecodeJSON([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := v.(*spec.Map)
+	if !ok {
+		t.Fatalf("%s: not an object", text)
+	}
+	return m
+}
+
+// refusals keeps the problems that are not advisory.
+func refusals(ps []Problem) []Problem {
+	var out []Problem
+	for _, p := range ps {
+		if !p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func TestNameValidity(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("a", n) }
+	cases := []struct {
+		name                           string
+		openai, anthropic, gemini, mcp bool
+	}{
+		{"get_weather", true, true, true, true},
+		{"get-weather", true, true, true, true},
+		{"GetWeather2", true, true, true, true},
+		{"_private", true, true, true, true},
+		{"2fa_check", true, true, false, true},
+		{"-dash_first", true, true, false, true},
+		{"math.factorial", false, false, true, true},
+		{"geo:lookup", false, false, true, false},
+		{"get weather", false, false, false, false},
+		{"files/search", false, false, false, false},
+		{"a,b", false, false, false, false},
+		{"café", false, false, false, false},
+		{"", false, false, false, false},
+		{long(64), true, true, true, true},
+		{long(65), false, true, true, true},
+		{long(128), false, true, true, true},
+		{long(129), false, false, false, false},
+	}
+	for _, c := range cases {
+		for target, want := range map[string]bool{OpenAI: c.openai, Anthropic: c.anthropic, Gemini: c.gemini, MCP: c.mcp} {
+			var named []Problem
+			for _, p := range NameProblems(target, c.name) {
+				if p.Rule == target+"-name" {
+					named = append(named, p)
+				}
+			}
+			if (len(named) == 0) != want {
+				t.Errorf("%s: NameProblems(%q) = %+v, want valid = %v", target, c.name, named, want)
+			}
+			for _, p := range named {
+				if p.Pointer != "" || p.Message == "" {
+					t.Errorf("%s: NameProblems(%q): problem %+v, want pointer \"\" and a message", target, c.name, p)
+				}
+				if p.Warning != (target == MCP) {
+					t.Errorf("%s: NameProblems(%q): Warning = %v; only MCP's name rule is a SHOULD", target, c.name, p.Warning)
+				}
+			}
+			mapped := MapName(target, c.name)
+			if want && mapped != c.name {
+				t.Errorf("%s: MapName(%q) = %q, want the valid name unchanged", target, c.name, mapped)
+			}
+			if ps := refusals(NameProblems(target, mapped)); len(ps) > 0 || target == MCP && len(NameProblems(target, mapped)) > 0 {
+				t.Errorf("%s: MapName(%q) = %q, which has problems %+v", target, c.name, mapped, NameProblems(target, mapped))
+			}
+		}
+	}
+	for _, target := range Targets {
+		if len(nameRules) != len(Targets) || nameRules[target].allowed == nil {
+			t.Errorf("target %s has no name rule", target)
+		}
+	}
+}
+
+func TestMapNameAndMessages(t *testing.T) {
+	for _, c := range []struct {
+		target, in, mapped, why string
+	}{
+		{OpenAI, "get weather", "get_weather", "contains a space"},
+		{OpenAI, "math.factorial", "math_factorial", `contains "."`},
+		{Anthropic, "math.factorial", "math_factorial", `contains "."`},
+		{OpenAI, "a . b", "a_b", "contains a space"},
+		{OpenAI, "tab\tname", "tab_name", "contains a control character"},
+		{OpenAI, strings.Repeat("ab", 40), strings.Repeat("ab", 32), "is 80 characters long"},
+		{OpenAI, strings.Repeat("a", 63) + ".b", strings.Repeat("a", 63), `contains "."`},
+		{OpenAI, "__keep__", "__keep__", ""},
+		{OpenAI, "100%", "100", `contains "%"`},
+		{Gemini, "2fa", "tool_2fa", `starts with "2"`},
+		{Gemini, "math.factorial", "math.factorial", ""},
+		{MCP, "files/search", "files_search", `contains "/"`},
+		{MCP, "geo:lookup", "geo_lookup", `contains ":"`},
+		{MCP, "math.factorial", "math.factorial", ""},
+		{Anthropic, "/// ", "tool", `contains "/"`},
+		{Anthropic, "", "tool", ""},
+		{"bfcl", "math.factorial", "math.factorial", ""},
+	} {
+		if got := MapName(c.target, c.in); got != c.mapped {
+			t.Errorf("%s: MapName(%q) = %q, want %q", c.target, c.in, got, c.mapped)
+		}
+		ps := NameProblems(c.target, c.in)
+		if c.why == "" {
+			if c.in != "" && len(ps) > 0 && ps[0].Rule != "gemini-name-separator" {
+				t.Errorf("%s: NameProblems(%q) = %+v, want none", c.target, c.in, ps)
+			}
+			continue
+		}
+		if len(ps) != 1 || !strings.Contains(ps[0].Message, ": it "+c.why+"; ") {
+			t.Errorf("%s: NameProblems(%q) = %+v, want one saying it %s", c.target, c.in, ps, c.why)
+			continue
+		}
+		// The message suggests what MapName gives, when something usable is left.
+		if c.mapped != "tool" && !strings.HasSuffix(ps[0].Message, ", e.g. \""+c.mapped+"\"") {
+			t.Errorf("%s: NameProblems(%q) message %q does not suggest %q", c.target, c.in, ps[0].Message, c.mapped)
+		}
+	}
+}
+
+func TestNameProblemsMessages(t *testing.T) {
+	for _, c := range []struct {
+		target, name string
+		want         []Problem
+	}{
+		{OpenAI, "math.factorial", []Problem{{Rule: "openai-name", Message: `name "math.factorial" is not valid for OpenAI: it contains "."; use only letters, digits, _ and - (at most 64 characters), e.g. "math_factorial"`}}},
+		{Anthropic, "get weather", []Problem{{Rule: "anthropic-name", Message: `name "get weather" is not valid for Anthropic: it contains a space; use only letters, digits, _ and - (at most 128 characters), e.g. "get_weather"`}}},
+		{Gemini, "2fa", []Problem{{Rule: "gemini-name", Message: `name "2fa" is not valid for Gemini: it starts with "2"; start with a letter or _ and use only letters, digits, _ . : and - (at most 128 characters), e.g. "tool_2fa"`}}},
+		{Gemini, "geo:look-up", []Problem{{Rule: "gemini-name-separator", Warning: true, Message: `name "geo:look-up" uses ":", which Gemini accepts but advises against (some SDKs mishandle it); prefer "geo_look_up"`}}},
+		{Gemini, "get weather.now", []Problem{{Rule: "gemini-name", Message: `name "get weather.now" is not valid for Gemini: it contains a space; start with a letter or _ and use only letters, digits, _ . : and - (at most 128 characters), e.g. "get_weather.now"`}}},
+		{MCP, "files/search", []Problem{{Rule: "mcp-name", Warning: true, Message: `name "files/search" is not valid for MCP: it contains "/"; use 1 to 128 of A-Z, a-z, 0-9, _, - and ., e.g. "files_search"`}}},
+		{OpenAI, "", []Problem{{Rule: "openai-name", Message: "the name is empty; use only letters, digits, _ and - (at most 64 characters)"}}},
+		{OpenAI, "get_weather", nil},
+		{"nowhere", "a b", nil},
+	} {
+		if got := NameProblems(c.target, c.name); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: NameProblems(%q)\n got %+v\nwant %+v", c.target, c.name, got, c.want)
+		}
+	}
+}
+
+func TestRegexProblem(t *testing.T) {
+	for pattern, want := range map[string]string{
+		`^[a-z0-9_]+$`:    "",
+		`^\d{3}-\d{4}$`:   "",
+		`(?<year>\d{4})`:  "",
+		`(?:ab)+`:         "",
+		`\\1`:             "", // an escaped backslash, then 1
+		`[\b]`:            "", // backspace inside a class
+		`[(?=]x`:          "", // no group inside a class
+		`[]b]\d`:          "", // ] first in a class is literal
+		`^(?=.*\d).+$`:    "lookahead",
+		`^(?!0)\d+$`:      "negative lookahead",
+		`(?<=\$)\d+`:      "lookbehind",
+		`(?<!-)\d+`:       "negative lookbehind",
+		`(a)\1`:           "backreference",
+		`(?<q>')\k<q>`:    "named backreference",
+		`\bword\b`:        "word boundary",
+		`x\B`:             "word boundary",
+		`[a-z]+(?=[A-Z])`: "lookahead",
+		`[^\]](?!\d)`:     "negative lookahead",
+	} {
+		got := regexProblem(pattern)
+		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("regexProblem(%q) = %q, want %q", pattern, got, want)
+		}
+		if want == "lookahead" && strings.Contains(got, "negative") {
+			t.Errorf("regexProblem(%q) = %q, want a (positive) lookahead", pattern, got)
+		}
+	}
+}
+
+func TestWalk(t *testing.T) {
+	s := schema(t, `{
+	    "type": "object",
+	    "properties": {
+	      "q": {"type": "string"},
+	      "token": {"type": "string", "properties": {"hidden": {"type": "string"}}},
+	      "filter": {
+	        "type": "object",
+	        "properties": {"limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
+	        "required": ["limit"]
+	      },
+	      "tags": {"type": "array", "items": {"type": "object", "properties": {"k/v": {"type": "string"}}}}
+	    },
+	    "required": ["q"],
+	    "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}
+	  }`)
+	type row struct {
+		Ptr, Name, Kw, Key string
+		Depth              int
+		Prop, Required     bool
+		Label              string
+	}
+	var got []row
+	walk(s, map[string]bool{"token": true}, func(n *node) {
+		got = append(got, row{n.ptr, n.name, n.kw, n.key, n.depth, n.prop, n.required, n.label()})
+	})
+	want := []row{
+		{"", "", "", "", 0, false, false, "the input schema"},
+		{"/properties/q", "q", "properties", "q", 1, true, true, `parameter "q"`},
+		// token is bound: skipped with what it holds.
+		{"/properties/filter", "filter", "properties", "filter", 1, true, false, `parameter "filter"`},
+		{"/properties/filter/properties/limit", "filter.limit", "properties", "limit", 2, true, true, `parameter "filter.limit"`},
+		{"/properties/filter/properties/limit/anyOf/0", "filter.limit", "anyOf", "", 2, false, false, `parameter "filter.limit"`},
+		{"/properties/filter/properties/limit/anyOf/1", "filter.limit", "anyOf", "", 2, false, false, `parameter "filter.limit"`},
+		{"/properties/tags", "tags", "properties", "tags", 1, true, false, `parameter "tags"`},
+		{"/properties/tags/items", "tags[]", "items", "", 2, false, false, `parameter "tags[]"`},
+		{"/properties/tags/items/properties/k~1v", "tags[].k/v", "properties", "k/v", 3, true, false, `parameter "tags[].k/v"`},
+		{"/$defs/node", "node", "$defs", "node", 0, false, false, `definition "node"`},
+		{"/$defs/node/properties/next", "node.next", "properties", "next", 1, true, false, `definition "node.next"`},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("walk:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestRecursiveRefs(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		schema string
+		want   []string // pointers of the recursive refs
+	}{
+		{"none", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}, "b": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"type": "string"}}}`, nil},
+		{"root", `{"type": "object", "properties": {"child": {"$ref": "#"}}}`, []string{"/properties/child"}},
+		{"self", `{"type": "object", "properties": {"n": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}}}}`,
+			[]string{"/$defs/n/properties/next"}},
+		{"mutual", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {
+			"a": {"type": "object", "properties": {"b": {"$ref": "#/$defs/b"}}},
+			"b": {"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}}}}`,
+			[]string{"/$defs/a/properties/b", "/$defs/b/properties/a"}},
+		{"chain", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {
+			"a": {"type": "object", "properties": {"b": {"$ref": "#/$defs/b"}}},
+			"b": {"type": "string"}}}`, nil},
+		{"external", `{"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}`, nil},
+	} {
+		rs := refs(schema(t, c.schema), nil)
+		rec := recursive(rs)
+		var got []string
+		for i := range rs {
+			if rec[i] {
+				got = append(got, rs[i].node.ptr)
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: recursive refs %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+func TestSchemaProblems(t *testing.T) {
+	type want struct {
+		rule, ptr string
+		key       bool
+		msg       string // a part of the message
+	}
+	// Every case's schema binds "token": its problems must not show.
+	const token = `"token": {"type": "object", "additionalProperties": true, "not": {}, "minLength": 1, "const": "x"}`
+	for _, c := range []struct {
+		name, target, schema string
+		want                 []want
+	}{
+		{"openai clean", OpenAI, `{"type": "object", "properties": {"q": {"type": "string", "format": "email", "default": "a"}, "n": {"type": "integer", "minimum": 1},
+			"o": {"type": "object", "properties": {}}, "one": {"allOf": [{"type": "string"}]}, ` + token + `}}`, nil},
+		{"openai keywords", OpenAI, `{"type": "object", "anyOf": [{"required": ["a"]}],
+			"properties": {"a": {"type": "string", "format": "uri"}, "b": {"allOf": [{"type": "string"}, {"minLength": 1}]},
+			"c": {"type": "object", "additionalProperties": {"type": "string"}}, "d": {"if": {}, "then": {}}, ` + token + `},
+			"$defs": {"x": {"dependentRequired": {}}}}`, []want{
+			{"openai-strict-schema", "/anyOf", true, "the input schema is an anyOf at the top level"},
+			{"openai-strict-schema", "/properties/a/format", false, `parameter "a" has format "uri"`},
+			{"openai-strict-schema", "/properties/b/allOf", true, `parameter "b" combines 2 schemas with allOf`},
+			{"openai-strict-schema", "/properties/c/additionalProperties", true, `parameter "c" allows additional properties ({"type":"string"})`},
+			{"openai-strict-schema", "/properties/d/if", true, `parameter "d" uses if`},
+			{"openai-strict-schema", "/properties/d/then", true, `parameter "d" uses then`},
+			{"openai-strict-schema", "/$defs/x/dependentRequired", true, `definition "x" uses dependentRequired`},
+		}},
+		{"anthropic clean", Anthropic, `{"type": "object", "properties": {"u": {"type": "string", "format": "uri", "pattern": "^[a-z]+$"},
+			"l": {"type": "array", "minItems": 1, "items": {"enum": ["a", 1, true, null]}}, "r": {"$ref": "#/$defs/r"}, ` + token + `},
+			"$defs": {"r": {"type": "string"}}}`, nil},
+		{"anthropic keywords", Anthropic, `{"type": "object", "properties": {
+			"n": {"type": "integer", "maximum": 5}, "s": {"type": "string", "maxLength": 5, "pattern": "\\bx"},
+			"l": {"type": "array", "minItems": 2, "uniqueItems": true}, "e": {"enum": [{"a": 1}, [1]]},
+			"f": {"type": "string", "format": "uri-reference"}, "x": {"$ref": "other.json"}, "me": {"$ref": "#"}, ` + token + `},
+			"additionalProperties": true}`, []want{
+			{"anthropic-strict-schema", "/properties/x/$ref", false, `parameter "x" refers to "other.json" outside the input schema`},
+			{"anthropic-strict-schema", "/properties/me/$ref", false, `parameter "me" refers to "#" recursively`},
+			// The root's keywords come first: the walk checks a schema before its parameters.
+			{"anthropic-strict-schema", "/additionalProperties", true, "the input schema allows additional properties (true)"},
+			{"anthropic-strict-schema", "/properties/n/maximum", true, `parameter "n" uses maximum`},
+			{"anthropic-strict-schema", "/properties/s/maxLength", true, `parameter "s" uses maxLength`},
+			{"anthropic-strict-schema", "/properties/s/pattern", false, `pattern "\\bx" uses a word boundary (\b)`},
+			{"anthropic-strict-schema", "/properties/l/minItems", false, `parameter "l" has minItems 2`},
+			{"anthropic-strict-schema", "/properties/l/uniqueItems", true, `parameter "l" uses uniqueItems`},
+			{"anthropic-strict-schema", "/properties/e/enum/0", false, `enum value {"a":1} is an object`},
+			{"anthropic-strict-schema", "/properties/e/enum/1", false, `enum value [1] is a list`},
+			{"anthropic-strict-schema", "/properties/f/format", false, `parameter "f" has format "uri-reference"`},
+		}},
+		{"gemini clean", Gemini, `{"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 9}, "a": {"anyOf": [{"type": "string"}]}, ` + token + `}}`, nil},
+		{"gemini keywords", Gemini, `{"type": "object", "properties": {"u": {"const": "c"}, "v": {"oneOf": [{"type": "string"}]}, "a~b": {"type": "number", "exclusiveMinimum": 0}, ` + token + `}}`, []want{
+			{"gemini-schema", "/properties/u/const", true, `parameter "u" uses const, which Gemini ignores`},
+			{"gemini-schema", "/properties/v/oneOf", true, `parameter "v" uses oneOf, which Gemini ignores, so the model never sees this constraint; use anyOf`},
+			{"gemini-schema", "/properties/a~0b/exclusiveMinimum", true, `parameter "a~b" uses exclusiveMinimum`},
+		}},
+		{"mcp", MCP, `{"type": "object", "properties": {"x": {"$ref": "elsewhere.json", "not": {}}}, "additionalProperties": true}`, nil},
+		{"unknown target", "bfcl", `{"type": "object", "not": {}}`, nil},
+	} {
+		got := SchemaProblems(c.target, schema(t, c.schema), map[string]bool{"token": true})
+		if len(got) != len(c.want) {
+			t.Errorf("%s: got %d problems, want %d: %+v", c.name, len(got), len(c.want), got)
+			continue
+		}
+		for i, w := range c.want {
+			g := got[i]
+			if g.Rule != w.rule || g.Pointer != w.ptr || g.Key != w.key || !strings.Contains(g.Message, w.msg) || g.Warning != (c.target == Gemini) {
+				t.Errorf("%s: problem %d = %+v, want %+v", c.name, i, g, w)
+			}
+		}
+	}
+	if got := SchemaProblems(OpenAI, nil, nil); got != nil {
+		t.Errorf("no schema: %+v", got)
+	}
+}
+
+func TestOpenAISizeLimits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type": "object", "properties": {"e": {"type": "string", "enum": [`)
+	for i := range OpenAIMaxEnumValues + 1 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"v` + strings.Repeat("x", i%3) + `"`)
+	}
+	b.WriteString(`]}}}`)
+	got := SchemaProblems(OpenAI, schema(t, b.String()), nil)
+	if len(got) != 1 || got[0].Pointer != "/properties/e/enum/1000" || got[0].Key || !strings.Contains(got[0].Message, "enum value number 1001") {
+		t.Errorf("1001 enum values: %+v", got)
+	}
+	deep := `{"type": "string"}`
+	for range OpenAIMaxDepth + 1 {
+		deep = `{"type": "object", "properties": {"p": ` + deep + `}}`
+	}
+	got = SchemaProblems(OpenAI, schema(t, deep), nil)
+	if len(got) != 1 || got[0].Pointer != strings.Repeat("/properties/p", OpenAIMaxDepth+1) || !strings.Contains(got[0].Message, "nested 11 levels deep") {
+		t.Errorf("11 levels: %+v", got)
+	}
+}
+
+func TestAnthropicStrictLimits(t *testing.T) {
+	optional := func(n int, union bool) *spec.Map {
+		props := make([]string, n)
+		for i := range props {
+			typ := `"string"`
+			if union {
+				typ = `["string", "null"]`
+			}
+			props[i] = `"o` + strings.Repeat("x", i) + `": {"type": ` + typ + `}`
+		}
+		return schema(t, `{"type": "object", "properties": {`+strings.Join(props, ",")+`}}`)
+	}
+	tools := make([]StrictTool, AnthropicMaxStrictTools+1)
+	for i := range tools {
+		tools[i] = StrictTool{Name: "t" + strings.Repeat("i", i)}
+	}
+	tools[0].Schema = optional(AnthropicMaxOptional, false) // at the limit
+	tools[1].Schema = optional(3, false)
+	tools[1].Bound = map[string]bool{"o": true} // bound: not counted, so ox is the 25th
+	tools[2].Schema = optional(AnthropicMaxUnions+1, true)
+	got := AnthropicStrictLimits(tools)
+	type row struct {
+		tool  int
+		whole bool
+		ptr   string
+		msg   string
+	}
+	want := []row{
+		{1, false, "/properties/ox", `parameter "ox" is optional parameter number 25`},
+		{2, false, "/properties/o" + strings.Repeat("x", AnthropicMaxUnions), "is union-typed parameter number 17"},
+		{AnthropicMaxStrictTools, true, "", `tool "t` + strings.Repeat("i", AnthropicMaxStrictTools) + `" is strict tool number 21`},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v, want %d problems", got, len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Tool != w.tool || g.Whole != w.whole || g.Pointer != w.ptr || g.Key == w.whole || g.Rule != "anthropic-strict-limits" || !strings.Contains(g.Message, w.msg) {
+			t.Errorf("problem %d = %+v, want %+v", i, g, w)
+		}
+	}
+	if got := AnthropicStrictLimits(tools[:2]); len(got) != 1 {
+		t.Errorf("two tools: %+v, want only the optional count", got)
+	}
+}
