@@ -102,6 +102,8 @@ or argument, missing path, unknown tool, invalid config).`,
 		newCmdList(app),
 		newCmdShow(app),
 		newCmdRun(app),
+		newCmdExport(app),
+		newCmdImport(app),
 		newCmdSchema(app),
 		newCmdVersion(app),
 	)

@@ -1,0 +1,452 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/toolctl/toolctl/pkg/importer"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+type importOptions struct {
+	app        *App
+	input      string
+	from       string
+	fromServer string
+	fromURL    string
+	headers    []string
+	timeout    time.Duration
+	noEntry    bool
+	dir        string
+	force      bool
+	category   string
+	schemaRef  string
+}
+
+const importLong = `Turn tool definitions written for an LLM provider or an MCP server into
+toolctl tool files: one canonical YAML file per tool (NAME.yaml), as
+'toolctl show' prints it, with an editor schema modeline on the first line.
+
+Sources (--from, default auto: detected from the shape of the input):
+  openai     Chat Completions {type: function, function: {...}} or Responses
+             {type: function, name, ...} tools, a request body {tools: [...]}
+             or the deprecated {functions: [...]}
+  anthropic  {name, description, input_schema, input_examples?}, or a request
+             body {tools: [...]}
+  gemini     {functionDeclarations: [...]}, a request body {tools: [...]}, or
+             declarations; parameters in Gemini's OpenAPI subset (OBJECT,
+             nullable, ...) are converted to JSON Schema, parametersJsonSchema
+             is kept as is
+  mcp        a tools/list result {tools: [...]} (or its JSON-RPC response), a
+             list of tools or one tool; Docker MCP registry tools.json too
+  bfcl       Berkeley Function Calling Leaderboard function docs, one per line
+             (JSON Lines) or in a list; dict, float, tuple, any and the
+             Java/JavaScript type names are converted to JSON Schema types
+
+A live MCP server is read with --from-server 'CMD ARGS' (stdio) or --from-url
+URL (Streamable HTTP): every page of tools/list is imported, and each tool
+gets an mcp entry that calls it on that server (--no-entry leaves it out).
+
+Everything the source says is kept: schemas as written (key order included),
+descriptions, enums, defaults, examples (Anthropic input_examples become
+examples), titles, annotations, output schemas, strict. Names toolctl does not
+accept are mapped to snake_case (math.factorial → math_factorial, getUser →
+get_user) with a warning; two tools that map to the same name are an error.
+
+Files are written atomically, all or nothing: an existing file is never
+replaced without --force (every target is checked before anything is
+written). -o - prints the tools to stdout as a YAML stream instead.
+
+Exit codes: 0 imported; 1 the input has problems (syntax, not a tool, name
+collision), nothing written; 2 usage or I/O error (bad flag, unreadable
+input, an existing file without --force, an unreachable server).`
+
+func newCmdImport(app *App) *cobra.Command {
+	opts := &importOptions{app: app}
+	cmd := &cobra.Command{
+		Use:   "import FILE|- [--from FORMAT] [-o DIR]",
+		Short: "Create tool files from OpenAI, Anthropic, Gemini, MCP or BFCL definitions",
+		Long:  importLong,
+		Example: `  toolctl import tools.json                          # format detected, files in the tools directory
+  toolctl import openai-request.json --from openai -o agent/tools
+  curl -s https://example.org/tools.json | toolctl import - --from mcp
+  toolctl import functions.jsonl --from bfcl -o bfcl/
+  toolctl import --from-server 'uvx mcp-server-fetch' -o tools/fetch
+  toolctl import --from-url https://mcp.example.org/mcp --header 'Authorization: Bearer ${TOKEN}'
+  toolctl import tools.json -o -                     # print instead of writing`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := app.configure(cmd); err != nil {
+				return err
+			}
+			if len(args) == 1 {
+				opts.input = args[0]
+			}
+			return runImport(cmd.Context(), opts, cmd.Flags().Changed("output"))
+		},
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveDefault
+		},
+	}
+	formats := make([]string, len(importer.Formats))
+	for i, f := range importer.Formats {
+		formats[i] = string(f)
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.from, "from", "auto", "source format: "+strings.Join(formats, ", "))
+	f.StringVarP(&opts.dir, "output", "o", "", "directory to write the tool files to (default: the tools directory); - prints them")
+	f.BoolVar(&opts.force, "force", false, "replace existing files")
+	f.StringVar(&opts.fromServer, "from-server", "", "import from a stdio MCP server started with this command line")
+	f.StringVar(&opts.fromURL, "from-url", "", "import from a Streamable HTTP MCP server at this URL")
+	f.StringArrayVar(&opts.headers, "header", nil, "HTTP header for --from-url, \"Name: value\" (repeatable; ${ENV} is expanded)")
+	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit for reading a live server")
+	f.BoolVar(&opts.noEntry, "no-entry", false, "with --from-server/--from-url: write definition-only tools, without the mcp entry")
+	f.StringVar(&opts.category, "category", "", "category to give every imported tool (e.g. custom)")
+	f.StringVar(&opts.schemaRef, "schema-ref", spec.SchemaID, "the $schema of the yaml-language-server modeline; empty for none")
+	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.MarkFlagDirname("output")
+	return cmd
+}
+
+func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error {
+	app := opts.app
+	from, err := importer.ParseFormat(opts.from)
+	if err != nil {
+		return usageError(fmt.Errorf("--from: %v", err))
+	}
+	live := opts.fromServer != "" || opts.fromURL != ""
+	switch {
+	case opts.fromServer != "" && opts.fromURL != "":
+		return usageError(errors.New("--from-server and --from-url cannot be used together; pick one server"))
+	case live && opts.input != "":
+		return usageError(fmt.Errorf("give either a file (%s) or a live server (--from-server/--from-url), not both", opts.input))
+	case live && from != importer.Auto && from != importer.MCP:
+		return usageError(fmt.Errorf("--from %s does not apply to a live server, which always speaks MCP", from))
+	case !live && opts.input == "":
+		return usageError(errors.New("import needs a FILE to read, - for stdin, --from-server 'CMD ARGS' or --from-url URL\nRun 'toolctl import --help' for usage."))
+	case !live && (len(opts.headers) > 0 || opts.noEntry):
+		return usageError(errors.New("--header and --no-entry apply to --from-server/--from-url only"))
+	}
+	if !dirChanged {
+		opts.dir = app.ToolsDir
+	}
+	if opts.dir == "" {
+		return usageError(errors.New("-o: give a directory (or - for stdout)"))
+	}
+
+	var res *importer.Result
+	if live {
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+		defer stop()
+		var stderr io.Writer
+		if app.Verbose {
+			stderr = app.IO.ErrOut
+		}
+		res, err = importer.ImportServer(ctx, importer.ServerOptions{
+			Command: opts.fromServer, URL: opts.fromURL, Headers: opts.headers,
+			Getenv: app.Getenv, Stderr: stderr, Timeout: opts.timeout, NoEntry: opts.noEntry,
+		})
+		var list importer.Errors
+		if errors.As(err, &list) {
+			return importFailed(app, res, err) // the server's tools have problems
+		}
+		if errors.Is(err, context.Canceled) {
+			return usageError(errors.New("interrupted; nothing was written"))
+		}
+		if err != nil {
+			return usageError(err)
+		}
+	} else {
+		data, name, err := readImportInput(app, opts.input)
+		if err != nil {
+			return usageError(err)
+		}
+		res, err = importer.Import(data, importer.Options{From: from, Name: name})
+		if err != nil {
+			return importFailed(app, res, err)
+		}
+	}
+	if res.Detected != "" {
+		app.logf("format: %s (%s)", res.Format, res.Detected)
+	}
+	if !app.Quiet {
+		for _, w := range res.Warnings {
+			printImportDiag(app, "warning:", w)
+		}
+	}
+	for _, t := range res.Tools {
+		if opts.category != "" {
+			t.Tool.Category = opts.category
+		}
+	}
+	if opts.dir == "-" {
+		return printImported(app, opts, res)
+	}
+	return writeImported(app, opts, res)
+}
+
+// readImportInput reads FILE or stdin ("-"), refusing what cannot be a
+// tool list (a directory, more than spec.MaxFileSize).
+func readImportInput(app *App, path string) ([]byte, string, error) {
+	var r io.Reader
+	name := path
+	if path == "-" {
+		r, name = app.IO.In, "<stdin>"
+	} else {
+		info, err := os.Stat(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %v", path, unwrapPathError(err))
+		}
+		if info.IsDir() {
+			return nil, "", fmt.Errorf("%s is a directory; import reads one file of tool definitions", path)
+		}
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %v", path, unwrapPathError(err))
+		}
+		defer fh.Close()
+		r = fh
+	}
+	data, err := io.ReadAll(io.LimitReader(r, spec.MaxFileSize+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot read %s: %v", name, unwrapPathError(err))
+	}
+	if len(data) > spec.MaxFileSize {
+		return nil, "", fmt.Errorf("%s is larger than %d MB; split it", name, spec.MaxFileSize>>20)
+	}
+	return data, name, nil
+}
+
+// importFailed reports an input that cannot be imported: the warnings
+// (they may say why, e.g. a skipped built-in tool), then the errors.
+func importFailed(app *App, res *importer.Result, err error) error {
+	if res != nil && !app.Quiet {
+		for _, w := range res.Warnings {
+			printImportDiag(app, "warning:", w)
+		}
+	}
+	printImportErrors(app, err)
+	return problemsFound()
+}
+
+func printImportErrors(app *App, err error) {
+	var list importer.Errors
+	var one *importer.Diagnostic
+	switch {
+	case errors.As(err, &list):
+		for _, d := range list {
+			printImportDiag(app, "error:", d)
+		}
+	case errors.As(err, &one):
+		printImportDiag(app, "error:", one)
+	default:
+		fmt.Fprintf(app.IO.ErrOut, "toolctl: %v\n", err)
+	}
+}
+
+// printImportDiag prints "file:line:col: error: message", as lint does.
+func printImportDiag(app *App, severity string, d *importer.Diagnostic) {
+	s := app.stderrStyles()
+	loc := d.File
+	if d.Pos.IsValid() {
+		loc = fmt.Sprintf("%s:%d:%d", d.File, d.Pos.Line, d.Pos.Col)
+	}
+	if severity == "error:" {
+		severity = s.render(s.err, severity)
+	}
+	fmt.Fprintf(app.IO.ErrOut, "%s: %s %s\n", loc, severity, d.Msg)
+}
+
+// renderTool is a tool's file: the modeline, then the canonical YAML.
+func renderTool(opts *importOptions, t *spec.Tool) ([]byte, error) {
+	body, err := spec.MarshalYAMLDoc(t.ToMap())
+	if err != nil {
+		return nil, fmt.Errorf("cannot render tool %q: %v", t.Name, err)
+	}
+	if opts.schemaRef == "" {
+		return body, nil
+	}
+	return append([]byte("# yaml-language-server: $schema="+opts.schemaRef+"\n"), body...), nil
+}
+
+// printImported writes every tool to stdout as one YAML stream, which
+// toolctl reads back as a file of several tools.
+func printImported(app *App, opts *importOptions, res *importer.Result) error {
+	var buf bytes.Buffer
+	for i, t := range res.Tools {
+		out, err := renderTool(opts, t.Tool)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			buf.WriteString("---\n")
+		}
+		buf.Write(out)
+	}
+	_, err := app.IO.Out.Write(buf.Bytes())
+	return err
+}
+
+// writeImported writes NAME.yaml per tool, all or nothing: every target is
+// checked first, every file is staged as a temporary file in the directory,
+// and only then are they moved into place.
+func writeImported(app *App, opts *importOptions, res *importer.Result) error {
+	dir := opts.dir
+	type target struct {
+		tool   *importer.Tool
+		path   string
+		exists bool
+		tmp    string
+	}
+	targets := make([]*target, len(res.Tools))
+	var existing []string
+	for i, t := range res.Tools {
+		path := filepath.Join(dir, t.Tool.Name+".yaml")
+		tg := &target{tool: t, path: path}
+		info, err := os.Lstat(path)
+		switch {
+		case err == nil && info.IsDir():
+			return usageError(fmt.Errorf("%s is a directory; tool %q cannot be written there (nothing was written)", path, t.Tool.Name))
+		case err == nil:
+			tg.exists = true
+			existing = append(existing, path)
+		case !errors.Is(err, fs.ErrNotExist):
+			return usageError(fmt.Errorf("cannot check %s: %v (nothing was written)", path, unwrapPathError(err)))
+		}
+		targets[i] = tg
+	}
+	if len(existing) > 0 && !opts.force {
+		what := existing[0] + " already exists"
+		if len(existing) > 1 {
+			what = fmt.Sprintf("%d files already exist: %s", len(existing), strings.Join(existing, ", "))
+		}
+		return usageError(fmt.Errorf("%s; pass --force to replace, or -o another directory (nothing was written)", what))
+	}
+	warnSameNameElsewhere(app, dir, res)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return usageError(fmt.Errorf("cannot create the directory %s: %v", dir, unwrapPathError(err)))
+	}
+	cleanup := func() {
+		for _, tg := range targets {
+			if tg.tmp != "" {
+				_ = os.Remove(tg.tmp)
+			}
+		}
+	}
+	defer cleanup()
+	for _, tg := range targets {
+		data, err := renderTool(opts, tg.tool.Tool)
+		if err != nil {
+			return err
+		}
+		if tg.tmp, err = stageFile(tg.path, data); err != nil {
+			return usageError(fmt.Errorf("%v (nothing was written)", err))
+		}
+	}
+	written := 0
+	for _, tg := range targets {
+		if err := commitFile(tg.tmp, tg.path, opts.force); err != nil {
+			msg := fmt.Sprintf("%v", err)
+			if written > 0 {
+				msg += fmt.Sprintf(" (%d of %d files were written before this one)", written, len(targets))
+			}
+			return usageError(errors.New(msg))
+		}
+		tg.tmp = ""
+		written++
+		verb := "created"
+		if tg.exists {
+			verb = "replaced"
+		}
+		fmt.Fprintf(app.IO.Out, "%s %s\n", verb, tg.path)
+	}
+	if !app.Quiet {
+		fmt.Fprintf(app.IO.ErrOut, "imported %s (%s) into %s\n", plural(len(targets), "tool", "tools"), res.Format, dir)
+	}
+	return nil
+}
+
+// stageFile writes data to a new temporary file beside path.
+func stageFile(path string, data []byte) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return "", fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(name, 0o644)); err != nil {
+		_ = os.Remove(name)
+		return "", fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
+	}
+	return name, nil
+}
+
+// commitFile moves a staged file into place. Without force a hard link
+// does it, which fails rather than replace a file created meanwhile.
+func commitFile(tmp, path string, force bool) error {
+	if !force {
+		err := os.Link(tmp, path)
+		if err == nil {
+			_ = os.Remove(tmp)
+			return nil
+		}
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s appeared while importing; pass --force to replace it", path)
+		}
+		// Some file systems have no hard links: check, then rename.
+		if _, serr := os.Lstat(path); serr == nil {
+			return fmt.Errorf("%s appeared while importing; pass --force to replace it", path)
+		}
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
+	}
+	return nil
+}
+
+// warnSameNameElsewhere warns when a tool of the directory, in another
+// file, already has an imported tool's name: lint would report both.
+func warnSameNameElsewhere(app *App, dir string, res *importer.Result) {
+	if app.Quiet {
+		return
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return
+	}
+	set, err := spec.Load([]string{dir})
+	if err != nil {
+		return
+	}
+	byName := map[string][]string{}
+	for _, t := range set.Tools() {
+		byName[t.Name] = append(byName[t.Name], t.Path())
+	}
+	var msgs []string
+	for _, t := range res.Tools {
+		target := filepath.Clean(filepath.Join(dir, t.Tool.Name+".yaml"))
+		for _, p := range byName[t.Tool.Name] {
+			if filepath.Clean(p) != target {
+				msgs = append(msgs, fmt.Sprintf("%s: warning: tool %q is also defined here; lint will report the duplicate name", p, t.Tool.Name))
+			}
+		}
+	}
+	sort.Strings(msgs)
+	for _, m := range msgs {
+		fmt.Fprintln(app.IO.ErrOut, m)
+	}
+}

@@ -1,0 +1,500 @@
+// Package export turns canonical tools into what each LLM API (or prompt)
+// takes: OpenAI Chat Completions and Responses, Anthropic, Gemini, MCP, a
+// bare JSON Schema, a prompt text and the canonical YAML file. One file per
+// format; this file holds what they share: options, name mapping, bound
+// parameters, strict refusals and the assembly of one document or one file
+// per tool.
+//
+// Output is deterministic: schemas keep their source key order (OpenAI
+// emits arguments in schema key order) and are never round-tripped through
+// a Go map.
+package export
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/compat"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
+)
+
+// Format names an export format, as spelled by toolctl export --format.
+type Format string
+
+const (
+	OpenAI          Format = "openai"
+	OpenAIResponses Format = "openai-responses"
+	Anthropic       Format = "anthropic"
+	Gemini          Format = "gemini"
+	MCP             Format = "mcp"
+	JSONSchema      Format = "jsonschema"
+	Prompt          Format = "prompt"
+	YAML            Format = "yaml"
+)
+
+// Formats lists every format in documentation order.
+var Formats = []Format{OpenAI, OpenAIResponses, Anthropic, Gemini, MCP, JSONSchema, Prompt, YAML}
+
+// StrictFormats are the formats --strict applies to.
+var StrictFormats = []Format{OpenAI, OpenAIResponses, Anthropic}
+
+// Options selects a format and its variants.
+type Options struct {
+	Format Format
+	// Strict applies the provider's strict transform (openai,
+	// openai-responses, anthropic) and refuses what stays non-compliant.
+	// A tool whose file sets strict: true is strict without it; one that
+	// sets strict: false is never strict.
+	Strict bool
+	// Level is the prompt level: 1 (default) a one-line-per-tool manifest,
+	// 2 the full get_tool_info text of each tool.
+	Level int
+	// Legacy makes gemini emit the OpenAPI-subset parameters form instead
+	// of parametersJsonSchema.
+	Legacy bool
+	// Envelope wraps mcp output as a tools/list result: {"tools": [...]}.
+	Envelope bool
+}
+
+// Check reports an option that does not fit the format, or an unknown
+// format, in command-line terms.
+func (o Options) Check() error {
+	if !slices.Contains(Formats, o.Format) {
+		return fmt.Errorf("unknown format %q; use one of: %s", o.Format, formatList(Formats))
+	}
+	if o.Strict && !slices.Contains(StrictFormats, o.Format) {
+		return fmt.Errorf("--strict applies to %s, not %s", formatList(StrictFormats), o.Format)
+	}
+	if o.Level != 0 && o.Format != Prompt {
+		return fmt.Errorf("--level applies to the prompt format, not %s", o.Format)
+	}
+	if o.Level != 0 && o.Level != 1 && o.Level != 2 {
+		return fmt.Errorf("--level %d: use 1 (a name and description per line) or 2 (everything get_tool_info returns)", o.Level)
+	}
+	if o.Legacy && o.Format != Gemini {
+		return fmt.Errorf("--legacy applies to the gemini format, not %s", o.Format)
+	}
+	if o.Envelope && o.Format != MCP {
+		return fmt.Errorf("--envelope applies to the mcp format, not %s", o.Format)
+	}
+	return nil
+}
+
+func formatList(fs []Format) string {
+	s := make([]string, len(fs))
+	for i, f := range fs {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
+}
+
+// target is the compat target whose name and schema rules the format
+// follows ("" for formats with no provider rules).
+func (o Options) target() string {
+	switch o.Format {
+	case OpenAI, OpenAIResponses:
+		return compat.OpenAI
+	case Anthropic:
+		return compat.Anthropic
+	case Gemini:
+		return compat.Gemini
+	case MCP:
+		return compat.MCP
+	}
+	return ""
+}
+
+// Warning is something the user should know about an export that still
+// succeeded: a mapped name, a constraint moved into a description, a
+// request-wide limit passed.
+type Warning struct {
+	// Tool is the tool's source name; "" for a warning about the whole set.
+	Tool    string
+	Message string
+}
+
+func (w Warning) String() string {
+	if w.Tool == "" {
+		return w.Message
+	}
+	return fmt.Sprintf("tool %q: %s", w.Tool, w.Message)
+}
+
+// Problem is one reason a tool cannot be exported in strict mode.
+type Problem struct {
+	Tool *spec.Tool
+	// Pointer is canonical (/input_schema/properties/q/format), so that
+	// Tool.Pos gives its source position.
+	Pointer string
+	// Key tells the problem lies in the key at Pointer (a keyword that
+	// should not be there) rather than in its value.
+	Key bool
+	// Rule is the lint rule that reports the same problem
+	// (toolctl lint --target ...), e.g. openai-strict-schema.
+	Rule    string
+	Message string
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("tool %q: %s", p.Tool.Name, p.Message)
+}
+
+// Error is a refused export: every problem of every tool, in tool order.
+// Nothing should be written for it.
+type Error struct {
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Item is one exported tool.
+type Item struct {
+	Tool *spec.Tool
+	// Name is the tool's name in the export: its own, or the mapping of
+	// it to a name the target accepts.
+	Name string
+	// Value is the tool's element of the document: a *spec.Map for the
+	// JSON and YAML formats, a string for prompt.
+	Value any
+}
+
+// Result is an export before it is encoded.
+type Result struct {
+	Options  Options
+	Items    []Item
+	Warnings []Warning
+}
+
+// Export builds the whole document for tools, e.g. the JSON array for
+// OpenAI's tools parameter. A refused strict export returns an *Error.
+func Export(tools []*spec.Tool, opts Options) ([]byte, []Warning, error) {
+	r, err := Build(tools, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := r.Document()
+	return doc, r.Warnings, err
+}
+
+// Build converts every tool. It maps names the target forbids (with a
+// warning), refuses names that collide after mapping, and in strict mode
+// refuses every tool whose schema stays non-compliant after the transform
+// (an *Error listing all of them).
+func Build(tools []*spec.Tool, opts Options) (*Result, error) {
+	if err := opts.Check(); err != nil {
+		return nil, err
+	}
+	r := &Result{Options: opts}
+	var problems []Problem
+	byName := map[string]*spec.Tool{}
+	for _, t := range tools {
+		name, warns := exportName(t, opts)
+		r.Warnings = append(r.Warnings, warns...)
+		if prev, ok := byName[name]; ok {
+			problems = append(problems, collision(prev, t, name))
+			continue
+		}
+		byName[name] = t
+		v, ws, ps := convert(t, name, opts)
+		r.Warnings = append(r.Warnings, ws...)
+		if len(ps) > 0 {
+			problems = append(problems, ps...)
+			continue
+		}
+		r.Items = append(r.Items, Item{Tool: t, Name: name, Value: v})
+	}
+	if len(problems) > 0 {
+		return nil, &Error{Problems: problems}
+	}
+	r.Warnings = append(r.Warnings, setWarnings(r.Items, opts)...)
+	return r, nil
+}
+
+// convert builds one tool's element.
+func convert(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem) {
+	switch opts.Format {
+	case OpenAI, OpenAIResponses:
+		return openAITool(t, name, opts)
+	case Anthropic:
+		return anthropicTool(t, name, opts)
+	case Gemini:
+		v, ws := geminiTool(t, name, opts.Legacy)
+		return v, ws, nil
+	case MCP:
+		v, ws := mcpTool(t, name)
+		return v, ws, nil
+	case JSONSchema:
+		return InputSchema(t), nil, nil
+	case Prompt:
+		if opts.Level == 2 {
+			return ToolInfo(t), nil, nil
+		}
+		return ManifestLine(t), nil, nil
+	case YAML:
+		return t.ToMap(), nil, nil
+	}
+	return nil, nil, nil
+}
+
+// exportName maps a name the target forbids to one it accepts, with a
+// warning that shows the mapping; an advisory name problem (Gemini's
+// dots, colons and dashes) is a warning only.
+func exportName(t *spec.Tool, opts Options) (string, []Warning) {
+	target := opts.target()
+	if target == "" {
+		return t.Name, nil
+	}
+	var ws []Warning
+	mapped := false
+	for _, p := range compat.NameProblems(target, t.Name) {
+		if p.Warning {
+			ws = append(ws, Warning{Tool: t.Name, Message: p.Message})
+			continue
+		}
+		mapped = true
+	}
+	if !mapped {
+		return t.Name, ws
+	}
+	name := compat.MapName(target, t.Name)
+	ws = append(ws, Warning{Tool: t.Name, Message: fmt.Sprintf("renamed for %s: %s → %s (%s)", providerName(opts.Format), t.Name, name, nameRule(target))})
+	return name, ws
+}
+
+// nameRule restates a target's name syntax for the rename warning.
+func nameRule(target string) string {
+	switch target {
+	case compat.OpenAI:
+		return "names allow only a-z, A-Z, 0-9, _ and -, at most 64"
+	case compat.Anthropic:
+		return "names allow only a-z, A-Z, 0-9, _ and -, at most 128"
+	case compat.Gemini:
+		return "names start with a letter or _ and allow a-z, A-Z, 0-9, _ . : and -, at most 128"
+	case compat.MCP:
+		return "names allow only a-z, A-Z, 0-9, _ - and ., at most 128"
+	}
+	return ""
+}
+
+func providerName(f Format) string {
+	switch f {
+	case OpenAI, OpenAIResponses:
+		return "OpenAI"
+	case Anthropic:
+		return "Anthropic"
+	case Gemini:
+		return "Gemini"
+	case MCP:
+		return "MCP"
+	}
+	return string(f)
+}
+
+func collision(prev, t *spec.Tool, name string) Problem {
+	msg := fmt.Sprintf("exports as %q, as does tool %q (%s); names must be unique in one export: rename one of them", name, prev.Name, where(prev))
+	if prev.Name == t.Name {
+		msg = fmt.Sprintf("defined twice (%s and %s); names must be unique in one export: rename one, or export the files separately", where(prev), where(t))
+	}
+	return Problem{Tool: t, Pointer: "/name", Rule: "name-unique", Message: msg}
+}
+
+// where is file:line:col of a tool, or its file.
+func where(t *spec.Tool) string {
+	if t.File == nil {
+		return "?"
+	}
+	if p := t.Pos(""); p.IsValid() {
+		return fmt.Sprintf("%s:%d:%d", t.Path(), p.Line, p.Col)
+	}
+	return t.Path()
+}
+
+// InputSchema returns a copy of t's input schema (an empty object schema
+// when it declares none) without the bound parameters: bind fills them at
+// run time, so the model must never see them (PRODUCT.md section 1).
+func InputSchema(t *spec.Tool) *spec.Map {
+	s := t.Input().Clone()
+	bound := validate.BoundParams(t)
+	if len(bound) == 0 {
+		return s
+	}
+	if props, ok := s.GetMap("properties"); ok {
+		for _, b := range t.Bind {
+			props.Delete(b.Param)
+		}
+	}
+	if req, ok := s.Get("required"); ok {
+		if list, ok := req.([]any); ok {
+			kept := make([]any, 0, len(list))
+			for _, x := range list {
+				if name, ok := x.(string); !ok || !bound[name] {
+					kept = append(kept, x)
+				}
+			}
+			s.Set("required", kept)
+		}
+	}
+	return s
+}
+
+// exampleParams returns the params of t's examples without the bound
+// parameters, skipping examples that have none.
+func exampleParams(t *spec.Tool) []any {
+	bound := validate.BoundParams(t)
+	var out []any
+	for _, ex := range t.Examples {
+		if ex.Params == nil {
+			continue
+		}
+		p := ex.Params.Clone()
+		for name := range bound {
+			p.Delete(name)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Document encodes the whole export as one document: a JSON array of tools
+// for openai, openai-responses, anthropic and mcp; {"tools": [...]} for mcp
+// with Envelope; {"functionDeclarations": [...]} for gemini; for jsonschema
+// the schema itself when there is one tool, else an object of schemas keyed
+// by tool name; for prompt the lines (level 1) or texts (level 2); for yaml
+// the tool file itself when there is one tool, else a YAML list of tools.
+func (r *Result) Document() ([]byte, error) {
+	values := make([]any, len(r.Items))
+	for i, it := range r.Items {
+		values[i] = it.Value
+	}
+	switch r.Options.Format {
+	case OpenAI, OpenAIResponses, Anthropic:
+		return spec.MarshalJSONIndent(values)
+	case MCP:
+		if r.Options.Envelope {
+			return spec.MarshalJSONIndent(mcpEnvelope(values))
+		}
+		return spec.MarshalJSONIndent(values)
+	case Gemini:
+		return spec.MarshalJSONIndent(geminiDocument(values))
+	case JSONSchema:
+		if len(r.Items) == 1 {
+			return spec.MarshalJSONIndent(r.Items[0].Value)
+		}
+		m := spec.NewMap(len(r.Items))
+		for _, it := range r.Items {
+			m.Set(it.Name, it.Value)
+		}
+		return spec.MarshalJSONIndent(m)
+	case Prompt:
+		var b bytes.Buffer
+		for i, it := range r.Items {
+			if i > 0 && r.Options.Level == 2 {
+				b.WriteString("\n")
+			}
+			b.WriteString(it.Value.(string))
+		}
+		return b.Bytes(), nil
+	case YAML:
+		if len(r.Items) == 1 {
+			return spec.MarshalYAMLDoc(r.Items[0].Value)
+		}
+		return spec.MarshalYAMLDoc(values)
+	}
+	return nil, fmt.Errorf("unknown format %q", r.Options.Format)
+}
+
+// File is one file of a per-tool export.
+type File struct {
+	// Name is the file's base name: the exported tool name (characters a
+	// file name cannot hold replaced by _) and the format's extension.
+	Name string
+	Tool *spec.Tool
+	Data []byte
+}
+
+// Ext is the file extension of a format's per-tool files.
+func (o Options) Ext() string {
+	switch o.Format {
+	case Prompt:
+		return ".txt"
+	case YAML:
+		return ".yaml"
+	}
+	return ".json"
+}
+
+// Files encodes each tool as its own file: the tool's element of the
+// document (one OpenAI tool object, one function declaration, one MCP
+// tool, one schema, one prompt text, one tool file). File names that
+// collide are an error naming both tools.
+func (r *Result) Files() ([]File, error) {
+	out := make([]File, 0, len(r.Items))
+	seen := map[string]*spec.Tool{}
+	for _, it := range r.Items {
+		name := fileName(it.Name) + r.Options.Ext()
+		key := strings.ToLower(name) // case-insensitive file systems
+		if prev, ok := seen[key]; ok {
+			return nil, &Error{Problems: []Problem{{Tool: it.Tool, Pointer: "/name", Rule: "name-unique",
+				Message: fmt.Sprintf("tool %q and tool %q would both be written to %s; rename one of them", prev.Name, it.Tool.Name, name)}}}
+		}
+		seen[key] = it.Tool
+		var data []byte
+		var err error
+		switch v := it.Value.(type) {
+		case string:
+			data = []byte(v)
+		default:
+			if r.Options.Format == YAML {
+				data, err = spec.MarshalYAMLDoc(v)
+			} else {
+				data, err = spec.MarshalJSONIndent(v)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %v", it.Tool.Name, err)
+		}
+		out = append(out, File{Name: name, Tool: it.Tool, Data: data})
+	}
+	return out, nil
+}
+
+// fileName keeps a-z, A-Z, 0-9, _, - and . (not leading) and turns every
+// other character into _, so that a name never escapes the directory.
+func fileName(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		ok := r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || (r == '.' && i > 0))
+		if !ok {
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() == 0 {
+		return "tool"
+	}
+	return b.String()
+}
+
+// setWarnings are the request-wide limits: they depend on which tools are
+// sent together, so they warn rather than refuse.
+func setWarnings(items []Item, opts Options) []Warning {
+	var ws []Warning
+	switch opts.Format {
+	case OpenAI, OpenAIResponses:
+		if len(items) > compat.OpenAIMaxTools {
+			ws = append(ws, Warning{Message: fmt.Sprintf("%d tools in one export; OpenAI accepts at most %d tools in one request: split the set, or send a subset per request", len(items), compat.OpenAIMaxTools)})
+		}
+	case Anthropic:
+		ws = append(ws, anthropicSetWarnings(items)...)
+	}
+	return ws
+}

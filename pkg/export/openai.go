@@ -1,0 +1,189 @@
+package export
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/toolctl/toolctl/pkg/compat"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// OpenAI function tools.
+//
+// Chat Completions takes tools: [{type: "function", function: {name,
+// description, parameters, strict}}]
+// (https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools);
+// the Responses API takes the flat {type: "function", name, description,
+// parameters, strict}
+// (https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools).
+//
+// strict is always emitted: "If you omit strict, the default depends on the
+// API: Responses requests will normalize your schema into strict mode ...,
+// while Chat Completions requests remain non-strict by default"
+// (https://platform.openai.com/docs/guides/function-calling), so leaving it
+// out would mean different things in the two APIs.
+func openAITool(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem) {
+	params, strict, ws, ps := strictInput(t, strictOpenAI, opts)
+	if len(ps) > 0 {
+		return nil, ws, ps
+	}
+	fn := spec.NewMap(5)
+	if opts.Format == OpenAIResponses {
+		fn.Set("type", "function")
+	}
+	fn.Set("name", name)
+	if t.Description != "" {
+		fn.Set("description", t.Description)
+	}
+	fn.Set("parameters", params)
+	fn.Set("strict", strict)
+	if opts.Format == OpenAIResponses {
+		return fn, ws, nil
+	}
+	out := spec.NewMap(2)
+	out.Set("type", "function")
+	out.Set("function", fn)
+	return out, ws, nil
+}
+
+// OpenAITool returns t as one Chat Completions tool (strict applies the
+// strict transform); the error is an *Error when strict mode refuses it.
+func OpenAITool(t *spec.Tool, strict bool) (*spec.Map, []Warning, error) {
+	return one(t, Options{Format: OpenAI, Strict: strict})
+}
+
+// one exports a single tool under the target's name for it.
+func one(t *spec.Tool, opts Options) (*spec.Map, []Warning, error) {
+	name, ws := exportName(t, opts)
+	v, ws2, ps := convert(t, name, opts)
+	ws = append(ws, ws2...)
+	if len(ps) > 0 {
+		return nil, ws, &Error{Problems: ps}
+	}
+	m, _ := v.(*spec.Map)
+	return m, ws, nil
+}
+
+// strictInput returns the input schema to export and whether the tool is
+// strict. The tool's own strict flag wins over opts.Strict, so that a tool
+// that cannot be strict (a free-form map parameter) can opt out with
+// strict: false while the rest of the set is strict.
+func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, []Warning, []Problem) {
+	s := InputSchema(t)
+	strict, fromFile := opts.Strict, false
+	var ws []Warning
+	if t.Strict != nil {
+		if opts.Strict && !*t.Strict {
+			ws = append(ws, Warning{Tool: t.Name, Message: "exported without strict mode: the tool sets strict: false"})
+		}
+		strict, fromFile = *t.Strict, *t.Strict && !opts.Strict
+	}
+	if !strict {
+		if kind == strictOpenAI {
+			for _, name := range arraysWithoutItems(s, "", 0) {
+				ws = append(ws, Warning{Tool: t.Name, Message: fmt.Sprintf("%s is an array without items, which OpenAI refuses even without strict mode (\"array schema missing items\"); add items, e.g. items: {type: string}", label(name))})
+			}
+		}
+		return s, false, ws, nil
+	}
+	out, tr := strictSchema(kind, s)
+	target := compat.OpenAI
+	if kind == strictAnthropic {
+		target = compat.Anthropic
+	}
+	found := compat.SchemaProblems(target, out, nil)
+	seen := map[string]bool{}
+	for _, p := range found {
+		seen[p.Pointer] = true
+	}
+	for _, p := range tr.problems {
+		if !seen[p.Pointer] {
+			found = append(found, p)
+		}
+	}
+	var ps []Problem
+	for _, p := range found {
+		if p.Warning {
+			ws = append(ws, Warning{Tool: t.Name, Message: p.Message})
+			continue
+		}
+		msg := p.Message
+		if fromFile {
+			msg += " (strict mode because the tool sets strict: true)"
+		}
+		ps = append(ps, Problem{Tool: t, Pointer: "/input_schema" + tr.sourcePointer(p.Pointer), Key: p.Key, Rule: p.Rule, Message: msg})
+	}
+	if len(ps) > 0 {
+		sortProblems(t, ps)
+		return nil, true, ws, ps
+	}
+	if len(tr.moved) > 0 {
+		ws = append(ws, Warning{Tool: t.Name, Message: "strict mode cannot enforce " + andList(tr.moved) + "; moved into the description"})
+	}
+	for _, name := range tr.freeForm {
+		ws = append(ws, Warning{Tool: t.Name, Message: "parameter \"" + name + "\" is an object without properties; in strict mode it can only be {}: declare its keys as properties, or set strict: false on the tool"})
+	}
+	return out, true, ws, nil
+}
+
+// arraysWithoutItems names the parameters typed array that have no items.
+func arraysWithoutItems(s *spec.Map, name string, depth int) []string {
+	if depth > maxTransformDepth {
+		return nil
+	}
+	var out []string
+	if slices.Contains(typeList(s), "array") && !s.Has("items") && !s.Has("prefixItems") {
+		out = append(out, name)
+	}
+	if props, ok := s.GetMap("properties"); ok {
+		for i := range props.Len() {
+			k, v := props.At(i)
+			if m, ok := v.(*spec.Map); ok {
+				out = append(out, arraysWithoutItems(m, joinName(name, k), depth+1)...)
+			}
+		}
+	}
+	if items, ok := s.GetMap("items"); ok {
+		out = append(out, arraysWithoutItems(items, name+"[]", depth+1)...)
+	}
+	for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
+		v, _ := s.Get(kw)
+		for _, x := range asList(v) {
+			if m, ok := x.(*spec.Map); ok {
+				out = append(out, arraysWithoutItems(m, name, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// sortProblems puts a tool's problems in source order, so that those of
+// compat and of the transform interleave as the schema reads.
+func sortProblems(t *spec.Tool, ps []Problem) {
+	if t.File == nil {
+		return
+	}
+	slices.SortStableFunc(ps, func(a, b Problem) int {
+		pa, pb := t.Pos(a.Pointer), t.Pos(b.Pointer)
+		return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col))
+	})
+}
+
+// andList renders a list for a message: a, b and c.
+func andList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	out := ""
+	for i, s := range items[:len(items)-1] {
+		if i > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out + " and " + items[len(items)-1]
+}

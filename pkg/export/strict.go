@@ -1,0 +1,778 @@
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/compat"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// The strict transforms rewrite a copy of an input schema (bound parameters
+// already removed) into the subset a provider's strict mode accepts, then
+// compat.SchemaProblems — the same checks as toolctl lint --target — reports
+// what is left; anything left refuses the tool.
+//
+// OpenAI (strict: true on a function; the subset is Structured Outputs'
+// https://platform.openai.com/docs/guides/structured-outputs#supported-schemas):
+//
+//   - "additionalProperties: false must always be set in objects": added to
+//     every object that does not set it (an explicit other value is left
+//     for compat to refuse: a free-form map cannot be expressed);
+//   - "all fields or function parameters must be specified as required":
+//     every property goes into required; an optional one becomes nullable
+//     ("emulate an optional parameter ... by using a union type with null"),
+//     as type [T, "null"] for a plain primitive and as anyOf [schema,
+//     {type: null}] for anything else (objects, arrays, enums, consts,
+//     $refs, anyOf gets a null branch);
+//   - default: with every key required a default can never apply, and some
+//     OpenAI-compatible endpoints refuse it ("'default' is not permitted",
+//     https://github.com/dotnet/extensions/issues/6196), so every default is
+//     dropped and a parameter's default is noted in its description
+//     ("Default: 30."); OpenAI's SDK drops default: null for the same reason
+//     (openai-python src/openai/lib/_pydantic.py, _ensure_strict_json_schema);
+//   - as in that SDK: a one-element allOf is flattened into its schema, and a
+//     $ref with sibling keys is replaced by the referenced schema merged with
+//     the siblings (the siblings win);
+//   - "'oneOf' is not permitted" is what the API answers
+//     (https://github.com/openai/openai-node/pull/2602: Structured Outputs
+//     "supports anyOf, not arbitrary JSON Schema composition"): a oneOf
+//     becomes anyOf only when its alternatives provably exclude each other
+//     (pairwise disjoint types, or distinct const/enum values of a property
+//     every alternative requires), where both mean the same; any other oneOf
+//     is refused;
+//   - every schema needs a type ("In context=(...), schema must have a 'type'
+//     key", https://github.com/can1357/oh-my-pi/issues/211): a type is added
+//     where the schema implies it (enum/const values, properties → object,
+//     items → array); a schema that accepts anything is refused;
+//   - an array needs items: "In context=(...), array schema missing items"
+//     (https://github.com/sigoden/aichat/pull/1049; the API answers it
+//     even without strict, so non-strict exports warn);
+//   - a format outside the supported list (date-time, time, date, duration,
+//     email, hostname, ipv4, ipv6, uuid) is moved into the description.
+//
+// Anthropic (strict: true, https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use;
+// limitations in https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations):
+//
+//   - additionalProperties: false on every object, as for OpenAI;
+//   - optional parameters stay optional (strict tool use allows them);
+//   - default is not among the supported keywords (the SDK moves it into
+//     the description too): a parameter's default is noted there, as for
+//     OpenAI; const becomes a one-value enum ("enum (strings, numbers,
+//     bools, or nulls only)" is supported);
+//   - every schema needs a type, enum or anyOf (the SDK refuses others:
+//     "Schema must have a 'type', 'enum', 'anyOf', 'oneOf', or 'allOf'
+//     field");
+//   - what the grammar cannot enforce — numeric constraints (minimum,
+//     maximum, exclusiveMinimum, exclusiveMaximum, multipleOf), minLength,
+//     maxLength, array constraints beyond minItems 0 or 1 and formats outside
+//     the supported list — is moved into the description, as Anthropic's SDK
+//     does (anthropic-sdk-python src/anthropic/lib/_parse/_transform.py,
+//     transform_schema); minItems above 1 becomes 1 plus the note;
+//   - oneOf becomes anyOf under the same condition as for OpenAI.
+//
+// What stays (recursion, complex enums, lookaround patterns, external refs,
+// additionalProperties other than false, not/if/then/else, ...) is refused
+// by compat with the path of the offending keyword.
+
+// strictKind selects a provider's transform.
+type strictKind int
+
+const (
+	strictOpenAI strictKind = iota
+	strictAnthropic
+)
+
+// maxTransformDepth bounds the walk over pathological schemas (and $ref
+// chains inlined into each other).
+const maxTransformDepth = 64
+
+// transformer holds one schema's transform.
+type transformer struct {
+	kind strictKind
+	// orig is the schema before the transform: $refs resolve against it.
+	orig *spec.Map
+	// moved lists what went into descriptions, for one warning per tool.
+	moved []string
+	// freeForm lists objects that can only be {} now.
+	freeForm []string
+	// wrapped holds the pointers of properties wrapped in anyOf [schema,
+	// {type: null}], to map pointers into them back to the source.
+	wrapped []string
+	// problems are what the transform found it cannot fix and compat does
+	// not check: a oneOf that is not exclusive, a schema without a type.
+	problems []compat.Problem
+}
+
+// strictSchema transforms a copy of schema for kind. It returns the new
+// schema, the notes for a warning, and the problems the transform itself
+// found.
+func strictSchema(kind strictKind, schema *spec.Map) (*spec.Map, *transformer) {
+	tr := &transformer{kind: kind, orig: schema}
+	s := schema.Clone()
+	if !s.Has("type") && !s.Has("anyOf") && !s.Has("$ref") {
+		// The root of an input schema is an object (SDK style may omit it).
+		s.SetFirst("type", "object")
+	}
+	tr.node(s, "", "", 0)
+	if len(tr.wrapped) > 0 {
+		tr.rewriteRefs(s, 0)
+	}
+	return s, tr
+}
+
+// rewriteRefs points local $refs that go through a property wrapped in
+// anyOf [schema, {type: null}] at the schema's new place inside it
+// (#/properties/a/items becomes #/properties/a/anyOf/0/items).
+func (tr *transformer) rewriteRefs(v any, depth int) {
+	if depth > 2*maxTransformDepth {
+		return
+	}
+	switch v := v.(type) {
+	case *spec.Map:
+		for i := range v.Len() {
+			k, cv := v.At(i)
+			if ref, ok := cv.(string); ok && k == "$ref" && strings.HasPrefix(ref, "#/") {
+				v.Set(k, "#"+tr.outputPointer(ref[1:]))
+				continue
+			}
+			tr.rewriteRefs(cv, depth+1)
+		}
+	case []any:
+		for _, x := range v {
+			tr.rewriteRefs(x, depth+1)
+		}
+	}
+}
+
+// outputPointer maps a source pointer to the transformed schema: the
+// innermost wrapped property first, so that outer insertions do not move
+// the inner ones' prefixes.
+func (tr *transformer) outputPointer(ptr string) string {
+	ws := slices.Clone(tr.wrapped)
+	slices.SortStableFunc(ws, func(a, b string) int { return len(b) - len(a) })
+	for _, w := range ws {
+		if rest, ok := strings.CutPrefix(ptr, w); ok && (rest == "" || rest[0] == '/') {
+			ptr = w + "/anyOf/0" + rest
+		}
+	}
+	return ptr
+}
+
+// sourcePointer maps a pointer into the transformed schema back to the
+// source schema where the transform moved things (nullable wrappers): the
+// outermost wrapper first, whose removal reveals the inner ones' prefixes.
+func (tr *transformer) sourcePointer(ptr string) string {
+	ws := slices.Clone(tr.wrapped)
+	slices.SortStableFunc(ws, func(a, b string) int { return len(a) - len(b) })
+	for _, w := range ws {
+		if rest, ok := strings.CutPrefix(ptr, w+"/anyOf/0"); ok && (rest == "" || rest[0] == '/') {
+			ptr = w + rest
+		}
+	}
+	return ptr
+}
+
+func (tr *transformer) problem(ptr, format string, args ...any) {
+	rule := "openai-strict-schema"
+	if tr.kind == strictAnthropic {
+		rule = "anthropic-strict-schema"
+	}
+	tr.problems = append(tr.problems, compat.Problem{Rule: rule, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+func (tr *transformer) provider() string {
+	if tr.kind == strictAnthropic {
+		return "Anthropic"
+	}
+	return "OpenAI"
+}
+
+// label names the schema at ptr in a message, like compat does.
+func label(name string) string {
+	if name == "" {
+		return "the input schema"
+	}
+	return fmt.Sprintf("parameter %q", name)
+}
+
+// node transforms s in place. ptr is its pointer from the root and name
+// the dotted parameter path it describes.
+func (tr *transformer) node(s *spec.Map, ptr, name string, depth int) {
+	if depth > maxTransformDepth {
+		return
+	}
+	// A flattened allOf may bring a $ref with siblings, an inlined $ref an
+	// allOf: repeat until neither applies (bounded for $ref cycles).
+	for range maxTransformDepth {
+		if !tr.flattenAllOf(s) && !tr.inlineRef(s) {
+			break
+		}
+	}
+	tr.oneOf(s, ptr, name)
+	inferType(s)
+	if !s.Has("type") && !s.Has("anyOf") && !s.Has("$ref") && !s.Has("oneOf") && !s.Has("allOf") && !s.Has("not") && !s.Has("enum") {
+		tr.problem(ptr, "%s has no type, so it accepts any JSON value; %s strict mode needs a type on every schema: give it one (for free-form data, type: string holding JSON), or export without --strict", label(name), tr.provider())
+	}
+	if tr.kind == strictOpenAI && slices.Contains(typeList(s), "array") && !s.Has("items") {
+		tr.problem(ptr, "%s is an array without items; OpenAI needs the schema of the items (\"array schema missing items\"): add items, e.g. items: {type: string}", label(name))
+	}
+	tr.fold(s, name)
+	s.Delete("default") // noted in the description by object
+	if c, ok := s.Get("const"); ok && tr.kind == strictAnthropic && !s.Has("enum") {
+		// Anthropic lists enum, not const, among what it supports.
+		s.Set("enum", []any{c})
+		s.Delete("const")
+	}
+	if isObject(s) {
+		tr.object(s, ptr, name, depth)
+	}
+	// Everything else that holds subschemas.
+	for i := range s.Len() {
+		kw, v := s.At(i)
+		switch kw {
+		case "properties":
+			// done by object
+		case "items", "additionalItems", "contains", "not", "if", "then", "else", "unevaluatedItems", "propertyNames":
+			if m, ok := v.(*spec.Map); ok {
+				tr.node(m, ptr+"/"+kw, itemName(name, kw), depth+1)
+			}
+			if kw == "items" {
+				tr.list(v, ptr+"/items", name+"[]", depth)
+			}
+		case "additionalProperties", "unevaluatedProperties":
+			if m, ok := v.(*spec.Map); ok {
+				tr.node(m, ptr+"/"+kw, name, depth+1)
+			}
+		case "anyOf", "allOf", "oneOf", "prefixItems":
+			tr.list(v, ptr+"/"+kw, name, depth)
+		case "$defs", "definitions", "patternProperties", "dependentSchemas":
+			if m, ok := v.(*spec.Map); ok {
+				for j := range m.Len() {
+					k, dv := m.At(j)
+					if dm, ok := dv.(*spec.Map); ok {
+						n := name
+						if kw == "$defs" || kw == "definitions" {
+							n = k
+						}
+						tr.node(dm, ptr+"/"+kw+"/"+spec.Pointer(k)[1:], n, depth+1)
+					}
+				}
+			}
+		}
+	}
+}
+
+func itemName(name, kw string) string {
+	if kw == "items" {
+		return name + "[]"
+	}
+	return name
+}
+
+func (tr *transformer) list(v any, ptr, name string, depth int) {
+	list, ok := v.([]any)
+	if !ok {
+		return
+	}
+	for j, x := range list {
+		if m, ok := x.(*spec.Map); ok {
+			tr.node(m, ptr+"/"+strconv.Itoa(j), name, depth+1)
+		}
+	}
+}
+
+// object makes an object schema strict: additionalProperties false,
+// properties transformed; for OpenAI every property required, optional
+// ones nullable, defaults noted in descriptions.
+func (tr *transformer) object(s *spec.Map, ptr, name string, depth int) {
+	if !s.Has("additionalProperties") {
+		s.Set("additionalProperties", false)
+	}
+	props, ok := s.GetMap("properties")
+	if !ok && tr.kind == strictOpenAI {
+		if s.Has("properties") {
+			return // not an object: compat and the schema linter say so
+		}
+		props = spec.NewMap(0)
+		s.Set("properties", props)
+	}
+	if ap, _ := s.Get("additionalProperties"); props.Len() == 0 && isFalse(ap) && name != "" && !s.Has("patternProperties") {
+		tr.freeForm = append(tr.freeForm, name)
+	}
+	required := requiredSet(s)
+	for j := range props.Len() {
+		key, v := props.At(j)
+		child, ok := v.(*spec.Map)
+		if !ok {
+			continue
+		}
+		cptr := ptr + "/properties/" + spec.Pointer(key)[1:]
+		cname := key
+		if name != "" {
+			cname = name + "." + key
+		}
+		def, hasDef := child.Get("default")
+		tr.node(child, cptr, cname, depth+1)
+		if hasDef && def != nil {
+			noteDescription(child, "Default: "+compactJSON(def)+".")
+		}
+		if tr.kind != strictOpenAI {
+			continue
+		}
+		if !required[key] {
+			n := nullable(child)
+			if n != child {
+				tr.wrapped = append(tr.wrapped, cptr)
+			}
+			props.Set(key, n)
+		}
+	}
+	if tr.kind == strictOpenAI {
+		all := make([]any, props.Len())
+		for j := range props.Len() {
+			all[j], _ = props.At(j)
+		}
+		s.Set("required", all)
+	}
+}
+
+// flattenAllOf merges a one-element allOf into s; s's own keys win (a
+// parameter's description over the shared definition's). Reports whether
+// it changed s.
+func (tr *transformer) flattenAllOf(s *spec.Map) bool {
+	v, ok := s.Get("allOf")
+	list, _ := v.([]any)
+	if !ok || len(list) != 1 {
+		return false
+	}
+	inner, ok := list[0].(*spec.Map)
+	if !ok {
+		return false
+	}
+	s.Delete("allOf")
+	for i := range inner.Len() {
+		k, iv := inner.At(i)
+		if !s.Has(k) {
+			s.Set(k, spec.CloneValue(iv))
+		}
+	}
+	return true
+}
+
+// inlineRef replaces a local $ref that has sibling keys by the referenced
+// schema merged with the siblings (the siblings win). Reports whether it
+// changed s.
+func (tr *transformer) inlineRef(s *spec.Map) bool {
+	ref, ok := s.GetString("$ref")
+	if !ok || s.Len() < 2 {
+		return false
+	}
+	target, ok := resolveRef(tr.orig, ref)
+	if !ok {
+		return false // compat reports a reference that does not resolve
+	}
+	s.Delete("$ref")
+	for i := range target.Len() {
+		k, v := target.At(i)
+		if !s.Has(k) && k != "$defs" && k != "definitions" {
+			s.Set(k, spec.CloneValue(v))
+		}
+	}
+	return true
+}
+
+// resolveRef follows a local reference (#, #/$defs/x) in root.
+func resolveRef(root *spec.Map, ref string) (*spec.Map, bool) {
+	if ref != "#" && !strings.HasPrefix(ref, "#/") {
+		return nil, false
+	}
+	var cur any = root
+	for _, tok := range spec.SplitPointer(strings.TrimPrefix(ref, "#")) {
+		switch c := cur.(type) {
+		case *spec.Map:
+			v, ok := c.Get(tok)
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	m, ok := cur.(*spec.Map)
+	return m, ok
+}
+
+// oneOf renames oneOf to anyOf (in place) when the alternatives exclude
+// each other; otherwise it reports the oneOf.
+func (tr *transformer) oneOf(s *spec.Map, ptr, name string) {
+	v, ok := s.Get("oneOf")
+	if !ok {
+		return
+	}
+	list, _ := v.([]any)
+	if !exclusive(list, tr.orig) {
+		tr.problem(ptr+"/oneOf", "%s uses oneOf whose alternatives may overlap; %s strict mode supports only anyOf: use anyOf if a value may match several, or make the alternatives exclusive (different types, or a property with a different const in each)", label(name), tr.provider())
+		return
+	}
+	if s.Has("anyOf") {
+		tr.problem(ptr+"/oneOf", "%s uses both oneOf and anyOf; %s strict mode supports only anyOf: combine them into one anyOf", label(name), tr.provider())
+		return
+	}
+	renameKey(s, "oneOf", "anyOf")
+}
+
+// renameKey renames a key in place, keeping its position.
+func renameKey(s *spec.Map, from, to string) {
+	m := spec.NewMap(s.Len())
+	for i := range s.Len() {
+		k, v := s.At(i)
+		if k == from {
+			k = to
+		}
+		m.Set(k, v)
+	}
+	*s = *m
+}
+
+// exclusive tells whether no value can match two of the alternatives:
+// their types are pairwise disjoint, or each is an object requiring one
+// common property whose const/enum values are pairwise disjoint, or each
+// is a const/enum with pairwise disjoint values.
+func exclusive(list []any, root *spec.Map) bool {
+	if len(list) < 2 {
+		return len(list) == 1
+	}
+	alts := make([]*spec.Map, len(list))
+	for i, x := range list {
+		m, ok := x.(*spec.Map)
+		if !ok {
+			return false
+		}
+		if ref, ok := m.GetString("$ref"); ok && m.Len() == 1 {
+			if m, ok = resolveRef(root, ref); !ok {
+				return false
+			}
+		}
+		alts[i] = m
+	}
+	return disjointTypes(alts) || disjointValues(alts) || discriminated(alts)
+}
+
+func disjointTypes(alts []*spec.Map) bool {
+	seen := map[string]bool{}
+	for _, a := range alts {
+		ts := typeList(a)
+		if len(ts) == 0 {
+			return false
+		}
+		for _, t := range ts {
+			// integer values are numbers too
+			overlap := seen[t] || (t == "integer" && seen["number"]) || (t == "number" && seen["integer"])
+			if overlap {
+				return false
+			}
+		}
+		for _, t := range ts {
+			seen[t] = true
+		}
+	}
+	return true
+}
+
+// values returns the literal values a schema allows through const or enum.
+func values(s *spec.Map) ([]any, bool) {
+	if c, ok := s.Get("const"); ok {
+		return []any{c}, true
+	}
+	if e, ok := s.Get("enum"); ok {
+		if list, ok := e.([]any); ok {
+			return list, true
+		}
+	}
+	return nil, false
+}
+
+func disjointValues(alts []*spec.Map) bool {
+	seen := map[string]bool{}
+	for _, a := range alts {
+		vs, ok := values(a)
+		if !ok {
+			return false
+		}
+		for _, v := range vs {
+			if seen[compactJSON(v)] {
+				return false
+			}
+		}
+		for _, v := range vs {
+			seen[compactJSON(v)] = true
+		}
+	}
+	return true
+}
+
+// discriminated: every alternative requires a property of the same name
+// whose allowed values differ from alternative to alternative.
+func discriminated(alts []*spec.Map) bool {
+	props0, ok := alts[0].GetMap("properties")
+	if !ok {
+		return false
+	}
+	for _, key := range props0.Keys() {
+		var subs []*spec.Map
+		for _, a := range alts {
+			props, _ := a.GetMap("properties")
+			p, ok := props.GetMap(key)
+			if !ok || !requiredSet(a)[key] {
+				break
+			}
+			subs = append(subs, p)
+		}
+		if len(subs) == len(alts) && disjointValues(subs) {
+			return true
+		}
+	}
+	return false
+}
+
+// inferType adds the type a schema implies: from its enum or const values,
+// object for properties, array for items.
+func inferType(s *spec.Map) {
+	if s.Has("type") || s.Has("anyOf") || s.Has("$ref") || s.Has("oneOf") || s.Has("allOf") {
+		return
+	}
+	var t any
+	if vs, ok := values(s); ok && len(vs) > 0 {
+		var kinds []any
+		for _, v := range vs {
+			k := jsonKind(v)
+			if k == "" {
+				return
+			}
+			if !slices.Contains(kinds, any(k)) {
+				kinds = append(kinds, k)
+			}
+		}
+		// 1 and 2.5 together are numbers.
+		if slices.Contains(kinds, any("integer")) && slices.Contains(kinds, any("number")) {
+			kinds = slices.DeleteFunc(kinds, func(k any) bool { return k == "integer" })
+		}
+		t = kinds
+		if len(kinds) == 1 {
+			t = kinds[0]
+		}
+	} else if s.Has("properties") {
+		t = "object"
+	} else if s.Has("items") || s.Has("prefixItems") {
+		t = "array"
+	}
+	if t != nil {
+		s.SetFirst("type", t)
+	}
+}
+
+// jsonKind is the JSON Schema type of a value; "" for objects and lists.
+func jsonKind(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			return "integer"
+		}
+		return "number"
+	}
+	return ""
+}
+
+// typeList returns the types a schema names: its type or type list.
+func typeList(s *spec.Map) []string {
+	v, _ := s.Get("type")
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			if str, ok := x.(string); ok {
+				out = append(out, str)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func isObject(s *spec.Map) bool {
+	return slices.Contains(typeList(s), "object") || (!s.Has("type") && s.Has("properties"))
+}
+
+// Keywords moved into the description, per provider.
+var (
+	anthropicFolded = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"}
+)
+
+// fold moves what the provider's grammar cannot enforce into the
+// description: "(format: uri)", "(minimum: 1, maximum: 300)".
+func (tr *transformer) fold(s *spec.Map, name string) {
+	var parts []string
+	move := func(kw string) {
+		v, _ := s.Get(kw)
+		parts = append(parts, kw+": "+noteValue(v))
+		s.Delete(kw)
+		tr.moved = append(tr.moved, fmt.Sprintf("%s of %s", kw, label(name)))
+	}
+	formats := compat.OpenAIFormats
+	if tr.kind == strictAnthropic {
+		formats = compat.AnthropicFormats
+		for _, kw := range slices.Clone(s.Keys()) {
+			if slices.Contains(anthropicFolded, kw) {
+				move(kw)
+			}
+		}
+		if n, ok := s.Get("minItems"); ok {
+			if num, ok := n.(json.Number); ok && num != "0" && num != "1" {
+				move("minItems")
+				s.Set("minItems", json.Number("1"))
+			}
+		}
+	}
+	if f, ok := s.GetString("format"); ok && !slices.Contains(formats, f) {
+		move("format")
+	}
+	if len(parts) > 0 {
+		noteDescription(s, "("+strings.Join(parts, ", ")+")")
+	}
+}
+
+// noteDescription appends a sentence to a schema's description.
+func noteDescription(s *spec.Map, note string) {
+	d, _ := s.GetString("description")
+	d = strings.TrimRight(d, " \t\n")
+	if d == "" {
+		s.Set("description", note)
+		return
+	}
+	s.Set("description", d+" "+note)
+}
+
+// nullable returns s accepting null too: a primitive type gets "null" in a
+// type list; an anyOf gets a {type: null} alternative; anything else is
+// wrapped as {description, anyOf: [s, {type: null}]}.
+func nullable(s *spec.Map) *spec.Map {
+	if acceptsNull(s) {
+		return s
+	}
+	simple := !s.Has("enum") && !s.Has("const") && !s.Has("anyOf") && !s.Has("$ref")
+	ts := typeList(s)
+	if simple && len(ts) > 0 && !slices.Contains(ts, "object") && !slices.Contains(ts, "array") {
+		list := make([]any, 0, len(ts)+1)
+		for _, t := range ts {
+			list = append(list, t)
+		}
+		s.Set("type", append(list, "null"))
+		return s
+	}
+	nullAlt := spec.NewMap(1)
+	nullAlt.Set("type", "null")
+	if alts, ok := s.Get("anyOf"); ok && s.Len() <= 3 && !s.Has("type") {
+		if list, ok := alts.([]any); ok {
+			onlyDoc := true
+			for _, k := range s.Keys() {
+				if k != "anyOf" && k != "description" && k != "title" {
+					onlyDoc = false
+				}
+			}
+			if onlyDoc {
+				s.Set("anyOf", append(slices.Clone(list), nullAlt))
+				return s
+			}
+		}
+	}
+	outer := spec.NewMap(3)
+	inner := spec.NewMap(s.Len())
+	for i := range s.Len() {
+		k, v := s.At(i)
+		if k == "description" || k == "title" {
+			outer.Set(k, v)
+			continue
+		}
+		inner.Set(k, v)
+	}
+	outer.Set("anyOf", []any{inner, nullAlt})
+	return outer
+}
+
+// acceptsNull tells whether null is already one of a schema's values.
+func acceptsNull(s *spec.Map) bool {
+	if slices.Contains(typeList(s), "null") {
+		return true
+	}
+	if alts, ok := s.Get("anyOf"); ok {
+		for _, a := range asList(alts) {
+			if m, ok := a.(*spec.Map); ok && m.Len() == 1 && slices.Contains(typeList(m), "null") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func requiredSet(s *spec.Map) map[string]bool {
+	out := map[string]bool{}
+	v, _ := s.Get("required")
+	for _, x := range asList(v) {
+		if k, ok := x.(string); ok {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func isFalse(v any) bool {
+	b, ok := v.(bool)
+	return ok && !b
+}
+
+// noteValue renders a keyword's value in a description: strings as they
+// are (format: uri), anything else as JSON.
+func noteValue(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return compactJSON(v)
+}
+
+// compactJSON renders a value as one-line JSON for a description.
+func compactJSON(v any) string {
+	b, err := spec.MarshalJSONIndent(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		return strings.TrimSpace(string(b))
+	}
+	return out.String()
+}

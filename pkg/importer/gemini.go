@@ -1,0 +1,200 @@
+package importer
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// readGemini reads Gemini function declarations. Accepted shapes:
+//
+//   - a Tool {functionDeclarations: [...]} (or function_declarations);
+//   - a generateContent request body {contents, tools: [Tool, ...]}, or
+//     the SDKs' {config: {tools: [...]}}; tools without
+//     functionDeclarations (googleSearch, codeExecution, ...) are built in
+//     and skipped with a warning;
+//   - a list of Tools or of declarations, or one declaration.
+//
+// A declaration is {name, description, parameters | parametersJsonSchema,
+// response | responseJsonSchema}. parametersJsonSchema and
+// responseJsonSchema are JSON Schema and kept as written. parameters and
+// response are Gemini's OpenAPI 3.0 subset (Schema), converted to JSON
+// Schema (openAPIToJSONSchema). behavior is not kept.
+// https://ai.google.dev/api/caching#FunctionDeclaration
+// https://ai.google.dev/api/caching#Schema
+func readGemini(r *reader, v any, at loc) {
+	switch v := v.(type) {
+	case []any:
+		for i, item := range v {
+			if m, ok := r.object(item, at.index(i), "function declaration"); ok {
+				geminiItem(r, m, at.index(i), true)
+			}
+		}
+	case *spec.Map:
+		geminiItem(r, v, at, false)
+	default:
+		r.errorf(at, "expected a Gemini function declaration, {functionDeclarations: [...]} or a request body with \"tools\", got %s", kindOf(v))
+	}
+}
+
+// geminiItem reads a container (Tool, request body) or a declaration.
+// inTools: m is an item of a list, where a Tool without declarations is a
+// built-in tool to skip.
+func geminiItem(r *reader, m *spec.Map, at loc, inTools bool) {
+	if m.Has("name") {
+		geminiDeclaration(r, m, at)
+		return
+	}
+	for _, key := range []string{"functionDeclarations", "function_declarations"} {
+		if v, ok := m.Get(key); ok {
+			if list, ok := r.list(v, at.key(key), key); ok {
+				for i, item := range list {
+					if d, ok := r.object(item, at.key(key).index(i), "function declaration"); ok {
+						geminiDeclaration(r, d, at.key(key).index(i))
+					}
+				}
+			}
+			return
+		}
+	}
+	tools, tat := m, at
+	if c, ok := m.GetMap("config"); ok && !m.Has("tools") {
+		tools, tat = c, at.key("config") // the SDKs' GenerateContentConfig
+	}
+	if v, ok := tools.Get("tools"); ok {
+		if _, ok := r.list(v, tat.key("tools"), "tools"); ok {
+			readGemini(r, v, tat.key("tools"))
+		}
+		return
+	}
+	if inTools && m.Len() > 0 {
+		kind := m.Keys()[0]
+		r.warnf(at, kind, "skipped the %q tool: it is built into Gemini and has no function declaration to import", kind)
+		return
+	}
+	r.errorf(at, "not a Gemini function declaration: there is no \"name\" nor \"functionDeclarations\" (keys here: %s)", keyList(m))
+}
+
+var geminiKeys = map[string]bool{
+	"name": true, "description": true, "parameters": true, "parametersJsonSchema": true,
+	"response": true, "responseJsonSchema": true,
+}
+
+func geminiDeclaration(r *reader, m *spec.Map, at loc) {
+	name, ok := r.toolName(m, at)
+	if !ok {
+		return
+	}
+	t := &spec.Tool{Name: name, Description: r.str(m, "description", at)}
+	t.InputSchema = geminiSchema(r, m, at, "parameters", "parametersJsonSchema")
+	t.OutputSchema = geminiSchema(r, m, at, "response", "responseJsonSchema")
+	r.ignored(m, at, name, geminiKeys, "")
+	r.description(t, at)
+	r.add(t, at)
+}
+
+// geminiSchema reads the OpenAPI form (key) or the JSON Schema form
+// (jsonKey); Gemini takes one or the other.
+func geminiSchema(r *reader, m *spec.Map, at loc, key, jsonKey string) *spec.Map {
+	api, js := r.schema(m, key, at), r.schema(m, jsonKey, at)
+	if api != nil && js != nil {
+		r.errorf(at.key(jsonKey), "both %q and %q are set; Gemini takes one of them: keep %q", key, jsonKey, jsonKey)
+		return nil
+	}
+	if js != nil {
+		return js
+	}
+	if api != nil {
+		return openAPIToJSONSchema(api)
+	}
+	return nil
+}
+
+// openAPIToJSONSchema converts Gemini's OpenAPI 3.0 Schema subset to JSON
+// Schema, recursively through properties, items and anyOf:
+//
+//   - type: the enum names STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT
+//     and NULL become string, number, ... (lowercase is accepted too);
+//     TYPE_UNSPECIFIED is dropped (no type constraint);
+//   - nullable: true becomes type: [T, "null"]; nullable: false is
+//     dropped (an enum is kept as written: OpenAPI 3.0.3 allows null in
+//     an enum only when it is listed);
+//   - example (one value) becomes examples: [value];
+//   - the int64 keywords the API writes as strings (minItems, maxItems,
+//     minLength, maxLength, minProperties, maxProperties) become numbers;
+//   - every other keyword (description, format, enum, required, default,
+//     pattern, minimum, maximum, title, propertyOrdering, ...) is kept as
+//     written.
+func openAPIToJSONSchema(s *spec.Map) *spec.Map {
+	out := spec.NewMap(s.Len())
+	nullable := false
+	for i := 0; i < s.Len(); i++ {
+		k, v := s.At(i)
+		switch k {
+		case "type":
+			if t, ok := v.(string); ok {
+				switch lt := strings.ToLower(t); lt {
+				case "type_unspecified", "":
+					continue
+				default:
+					v = lt
+				}
+			}
+			out.Set(k, v)
+		case "nullable":
+			if b, ok := v.(bool); ok {
+				nullable = b
+				continue
+			}
+			out.Set(k, v)
+		case "example":
+			out.Set("examples", []any{v})
+		case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
+			if str, ok := v.(string); ok {
+				if _, err := json.Number(str).Int64(); err == nil {
+					v = json.Number(str)
+				}
+			}
+			out.Set(k, v)
+		case "properties":
+			if props, ok := v.(*spec.Map); ok {
+				conv := spec.NewMap(props.Len())
+				for j := 0; j < props.Len(); j++ {
+					pk, pv := props.At(j)
+					if pm, ok := pv.(*spec.Map); ok {
+						pv = openAPIToJSONSchema(pm)
+					}
+					conv.Set(pk, pv)
+				}
+				v = conv
+			}
+			out.Set(k, v)
+		case "items":
+			if im, ok := v.(*spec.Map); ok {
+				v = openAPIToJSONSchema(im)
+			}
+			out.Set(k, v)
+		case "anyOf":
+			if list, ok := v.([]any); ok {
+				conv := make([]any, len(list))
+				for j, item := range list {
+					if im, ok := item.(*spec.Map); ok {
+						item = openAPIToJSONSchema(im)
+					}
+					conv[j] = item
+				}
+				v = conv
+			}
+			out.Set(k, v)
+		default:
+			out.Set(k, v)
+		}
+	}
+	if nullable {
+		if t, ok := out.GetString("type"); ok && t != "null" {
+			out.Set("type", []any{t, "null"})
+		}
+	}
+	return out
+}

@@ -1,0 +1,606 @@
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// ServerOptions say which live MCP server to import from.
+type ServerOptions struct {
+	// Command is a command line that starts a stdio server; ${ENV} in it
+	// is expanded for the connection and kept in the written entries.
+	Command string
+	// URL is a Streamable HTTP endpoint.
+	URL string
+	// Headers are extra HTTP headers ("Name: value", ${ENV} expanded).
+	Headers []string
+	// Getenv reads the environment for ${ENV}.
+	Getenv func(string) string
+	// Dir is the stdio server's working directory ("" for the current one).
+	Dir string
+	// Stderr receives the stdio server's stderr (nil discards it).
+	Stderr io.Writer
+	// HTTPClient is the client for URL (nil: http.DefaultClient's transport).
+	HTTPClient *http.Client
+	// Timeout bounds the whole import (0: none beyond ctx).
+	Timeout time.Duration
+	// NoEntry leaves the tools definition-only; by default each tool gets
+	// an mcp entry that calls it on the same server.
+	NoEntry bool
+}
+
+// maxPages stops a server whose pagination never ends.
+const maxPages = 10000
+
+// ImportServer connects to a live MCP server, lists every tool (following
+// nextCursor through all pages) and imports them as MCP tools.
+//
+// The go-sdk client decodes schemas into Go maps, which lose the key order
+// (OpenAI emits arguments in schema key order, and a diff of the files
+// would reorder every schema), so the raw tools/list results are read off
+// the wire beside the SDK and the SDK's own list is only the cross-check.
+func ImportServer(ctx context.Context, opts ServerOptions) (*Result, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	c := &liveConn{opts: opts, wire: &wire{}}
+	if err := c.connect(ctx); err != nil {
+		return nil, err
+	}
+	defer c.close()
+	tools, err := c.listTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var warnings []*Diagnostic
+	raw := c.wire.tools()
+	if !sameTools(raw, tools) {
+		// Cannot happen with a well-behaved transport; keep the SDK's
+		// view rather than fail, and say what is lost.
+		raw = raw[:0]
+		for _, t := range tools {
+			b, err := json.Marshal(t)
+			if err != nil {
+				return nil, fmt.Errorf("tools/list of %s: cannot encode tool %q: %v", c.name(), t.Name, err)
+			}
+			v, err := spec.DecodeJSON(b)
+			if err != nil {
+				return nil, fmt.Errorf("tools/list of %s: cannot decode tool %q: %v", c.name(), t.Name, err)
+			}
+			raw = append(raw, v)
+		}
+		warnings = append(warnings, &Diagnostic{File: c.name(), Msg: "the raw tools/list answers could not be read; schema keys are in alphabetical order instead of the server's"})
+	}
+	src := &source{name: c.name(), docs: []any{raw}, offsets: map[loc]int{}}
+	res, err := importSource(src, MCP)
+	if err != nil {
+		return res, err
+	}
+	res.Warnings = append(warnings, res.Warnings...)
+	if !opts.NoEntry {
+		c.addEntries(res)
+	}
+	return res, nil
+}
+
+// sameTools reports whether the raw tools are the SDK's, in order.
+func sameTools(raw []any, tools []*mcp.Tool) bool {
+	if len(raw) != len(tools) {
+		return false
+	}
+	for i, v := range raw {
+		m, ok := v.(*spec.Map)
+		if !ok {
+			return false
+		}
+		if n, _ := m.GetString("name"); n != tools[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// liveConn is one connection to the server being imported.
+type liveConn struct {
+	opts    ServerOptions
+	wire    *wire
+	argv    []string // stdio
+	proc    *run.MCPServerProcess
+	status  *statusRecorder // http
+	session *mcp.ClientSession
+	headers http.Header
+}
+
+// name names the server in messages.
+func (c *liveConn) name() string {
+	if c.opts.URL != "" {
+		return c.opts.URL
+	}
+	return c.opts.Command
+}
+
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expand replaces ${ENV} references; an unset variable is an error, since
+// an empty token or argument would fail later in a less clear way.
+func (c *liveConn) expand(s, where string) (string, error) {
+	var missing []string
+	out := envRef.ReplaceAllStringFunc(s, func(ref string) string {
+		name := ref[2 : len(ref)-1]
+		v := c.opts.Getenv(name)
+		if v == "" {
+			missing = append(missing, name)
+		}
+		return v
+	})
+	if len(missing) > 0 {
+		return "", fmt.Errorf("%s: the environment variable %s is not set; export it or write the value", where, missing[0])
+	}
+	return out, nil
+}
+
+func (c *liveConn) connect(ctx context.Context) error {
+	var transport mcp.Transport
+	if c.opts.URL != "" {
+		if !strings.HasPrefix(strings.ToLower(c.opts.URL), "http://") && !strings.HasPrefix(strings.ToLower(c.opts.URL), "https://") {
+			return fmt.Errorf("--from-url %q: expected an http:// or https:// URL of a Streamable HTTP endpoint (for a command, use --from-server)", c.opts.URL)
+		}
+		c.headers = http.Header{}
+		for _, h := range c.opts.Headers {
+			k, v, ok := strings.Cut(h, ":")
+			k = strings.TrimSpace(k)
+			if !ok || k == "" || strings.ContainsAny(k, " \t") {
+				return fmt.Errorf("--header %q: expected \"Name: value\", e.g. --header 'Authorization: Bearer ${TOKEN}'", h)
+			}
+			val, err := c.expand(strings.TrimSpace(v), "--header "+k)
+			if err != nil {
+				return err
+			}
+			c.headers.Add(k, val)
+		}
+		base := http.DefaultTransport
+		if c.opts.HTTPClient != nil && c.opts.HTTPClient.Transport != nil {
+			base = c.opts.HTTPClient.Transport
+		}
+		c.status = &statusRecorder{}
+		hc := &http.Client{Transport: &liveRoundTripper{base: base, headers: c.headers, wire: c.wire, status: c.status}}
+		// No standalone GET stream: listing tools needs no server-initiated
+		// messages.
+		transport = &mcp.StreamableClientTransport{Endpoint: c.opts.URL, HTTPClient: hc, DisableStandaloneSSE: true}
+	} else {
+		if len(c.opts.Headers) > 0 {
+			return errors.New("--header applies to --from-url only; a stdio server takes its settings from its command line or environment")
+		}
+		argv, err := run.SplitCommandLine(c.opts.Command)
+		if err != nil {
+			return fmt.Errorf("--from-server: %v; fix the quoting", err)
+		}
+		if len(argv) == 0 {
+			return errors.New("--from-server is empty; give the command that starts the MCP server, e.g. --from-server 'uvx mcp-server-fetch'")
+		}
+		for i, a := range argv {
+			if argv[i], err = c.expand(a, "--from-server"); err != nil {
+				return err
+			}
+		}
+		c.argv = argv
+		proc, err := run.StartMCPServer(ctx, argv, c.opts.Dir, c.opts.Stderr)
+		if err != nil {
+			if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+				where := "in PATH"
+				if strings.ContainsRune(argv[0], '/') {
+					where = "at that path"
+				}
+				return fmt.Errorf("--from-server: command %q not found %s; install it or fix the command line", argv[0], where)
+			}
+			return fmt.Errorf("--from-server: cannot start %q: %v", argv[0], errors.Unwrap(err))
+		}
+		c.proc = proc
+		transport = proc.Transport(c.wire.reader)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl", Version: "import"}, &mcp.ClientOptions{
+		// toolctl offers no roots, sampling or elicitation.
+		Capabilities: &mcp.ClientCapabilities{},
+	})
+	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: run.MCPProtocolVersion})
+	if err != nil {
+		err = c.fail(ctx, "the initialize handshake", err)
+		c.close()
+		return err
+	}
+	c.session = session
+	if ir := session.InitializeResult(); ir != nil && ir.Capabilities != nil && ir.Capabilities.Tools == nil {
+		c.close()
+		return fmt.Errorf("the MCP server %s offers no tools: its initialize result has no tools capability", c.name())
+	}
+	return nil
+}
+
+// listTools follows nextCursor through every page.
+func (c *liveConn) listTools(ctx context.Context) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	seen := map[string]bool{}
+	params := &mcp.ListToolsParams{}
+	for page := 0; ; page++ {
+		if page == maxPages {
+			return nil, fmt.Errorf("the MCP server %s is still paginating tools/list after %d pages; it looks stuck", c.name(), maxPages)
+		}
+		res, err := c.session.ListTools(ctx, params)
+		if err != nil {
+			return nil, c.fail(ctx, "tools/list", err)
+		}
+		tools = append(tools, res.Tools...)
+		if res.NextCursor == "" {
+			return tools, nil
+		}
+		if seen[res.NextCursor] {
+			return nil, fmt.Errorf("the MCP server %s returned the tools/list cursor %q twice; its pagination loops", c.name(), clip(res.NextCursor, 40))
+		}
+		seen[res.NextCursor] = true
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+}
+
+// close ends the session and stops a stdio server.
+func (c *liveConn) close() {
+	if c.session != nil {
+		done := make(chan struct{})
+		go func() {
+			_ = c.session.Close()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+		}
+		c.session = nil
+	}
+	if c.proc != nil {
+		c.proc.Stop()
+		c.proc = nil
+	}
+}
+
+// fail explains a failed request: a timeout, an HTTP status, an
+// unreachable URL, a JSON-RPC error, a server that exited.
+func (c *liveConn) fail(ctx context.Context, what string, err error) error {
+	if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			msg := fmt.Sprintf("the MCP server %s did not answer %s in time; raise --timeout", c.name(), what)
+			if c.argv != nil && what == "the initialize handshake" {
+				msg += " and check that the command starts an MCP stdio server (nothing else may write to its stdout)"
+			}
+			return c.withStderr(errors.New(msg))
+		}
+		return ctx.Err()
+	}
+	if c.status != nil {
+		switch st := c.status.get(); {
+		case st == http.StatusUnauthorized || st == http.StatusForbidden:
+			return fmt.Errorf("the MCP server at %s refused %s (HTTP %d); pass its credentials, e.g. --header 'Authorization: Bearer ${TOKEN}'", c.opts.URL, what, st)
+		case st == http.StatusNotFound:
+			return fmt.Errorf("no MCP endpoint at %s (HTTP 404); check the URL (Streamable HTTP endpoints are often at /mcp)", c.opts.URL)
+		case st >= 400 && serverRPCError(err) == nil:
+			return fmt.Errorf("the MCP server at %s failed %s (HTTP %d): %v", c.opts.URL, what, st, err)
+		}
+		if isNetworkError(err) {
+			return fmt.Errorf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", c.opts.URL, rootCause(err))
+		}
+	}
+	if werr := serverRPCError(err); werr != nil {
+		return fmt.Errorf("the MCP server %s rejected %s: %s (JSON-RPC error %d)", c.name(), what, werr.Message, werr.Code)
+	}
+	if c.proc != nil {
+		if e := c.proc.ExitError(what, err); e != nil {
+			return e
+		}
+	}
+	return c.withStderr(fmt.Errorf("%s with the MCP server %s failed: %v", what, c.name(), err))
+}
+
+// withStderr adds the end of a stdio server's stderr to a message.
+func (c *liveConn) withStderr(err error) error {
+	if c.proc == nil {
+		return err
+	}
+	if tail := strings.TrimSpace(c.proc.StderrTail()); tail != "" {
+		lines := strings.Split(tail, "\n")
+		if len(lines) > 5 {
+			lines = lines[len(lines)-5:]
+		}
+		return fmt.Errorf("%w; its stderr ends with: %s", err, strings.Join(lines, "\n"))
+	}
+	return err
+}
+
+// codeRejected is the SDK's own "rejected by transport" wrapper around a
+// request that never reached the server (see pkg/run/mcp.go).
+const codeRejected = -32005
+
+// serverRPCError finds the JSON-RPC error the server answered with.
+func serverRPCError(err error) *jsonrpc.Error {
+	if err == nil {
+		return nil
+	}
+	if w, ok := err.(*jsonrpc.Error); ok && w.Code != codeRejected {
+		return w
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return serverRPCError(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if w := serverRPCError(e); w != nil {
+				return w
+			}
+		}
+	}
+	return nil
+}
+
+func isNetworkError(err error) bool {
+	var op *net.OpError
+	var dns *net.DNSError
+	return errors.As(err, &op) || errors.As(err, &dns) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
+}
+
+func rootCause(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return dns
+	}
+	return err
+}
+
+// addEntries gives every tool an mcp entry that calls it on the same
+// server, under its name there. Headers are written only when they use
+// ${ENV}: a literal credential must not end up in a tool file.
+func (c *liveConn) addEntries(res *Result) {
+	var headers *spec.Map
+	for _, h := range c.opts.Headers {
+		k, v, _ := strings.Cut(h, ":")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !envRef.MatchString(v) {
+			res.Warnings = append(res.Warnings, &Diagnostic{File: c.name(),
+				Msg: fmt.Sprintf("header %s is not written to the entries: its value is literal; pass it as ${ENV} (e.g. --header '%s: Bearer ${TOKEN}') to have it written", k, k)})
+			continue
+		}
+		if headers == nil {
+			headers = spec.NewMap(1)
+		}
+		headers.Set(k, v)
+	}
+	// toolctl run starts the server in the tool file's directory, not in
+	// the one import ran in.
+	for _, a := range c.argv {
+		if a == "" || filepath.IsAbs(a) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(c.opts.Dir, a)); err == nil {
+			res.Warnings = append(res.Warnings, &Diagnostic{File: c.name(),
+				Msg: fmt.Sprintf("the entries' server command names %q, a relative path; toolctl run starts the server in the tool file's directory, so write an absolute path or put the file there", a)})
+			break
+		}
+	}
+	for _, t := range res.Tools {
+		e := &spec.Entry{Type: spec.EntryMCP, Tool: t.SourceName, Headers: headers}
+		if c.opts.URL != "" {
+			e.Server = c.opts.URL
+		} else {
+			e.Server = c.opts.Command
+		}
+		t.Tool.Entry = e
+	}
+}
+
+// wire keeps the raw bytes the server sent: the stdio stream, or each HTTP
+// response body, in order.
+type wire struct {
+	mu      sync.Mutex
+	streams []*stream
+}
+
+type stream struct {
+	sse bool
+	buf bytes.Buffer
+}
+
+func (w *wire) add(sse bool) *stream {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := &stream{sse: sse}
+	w.streams = append(w.streams, s)
+	return s
+}
+
+// reader wraps a stdio server's stdout.
+func (w *wire) reader(r io.Reader) io.Reader {
+	return &teeReader{r: r, w: w, s: w.add(false)}
+}
+
+type teeReader struct {
+	r io.Reader
+	w *wire
+	s *stream
+}
+
+func (t *teeReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.w.mu.Lock()
+		t.s.buf.Write(p[:n])
+		t.w.mu.Unlock()
+	}
+	return n, err
+}
+
+type teeBody struct {
+	teeReader
+	c io.Closer
+}
+
+func (t *teeBody) Close() error { return t.c.Close() }
+
+// tools returns the tools of every tools/list result seen, in order.
+func (w *wire) tools() []any {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []any
+	for _, s := range w.streams {
+		for _, msg := range s.messages() {
+			out = append(out, listedTools(msg)...)
+		}
+	}
+	return out
+}
+
+// messages splits a stream into JSON values: newline-delimited JSON on
+// stdio and in JSON bodies, the data of each event in an SSE body.
+func (s *stream) messages() []any {
+	var payloads [][]byte
+	sc := bufio.NewScanner(bytes.NewReader(s.buf.Bytes()))
+	sc.Buffer(make([]byte, 0, 64*1024), spec.MaxFileSize)
+	if s.sse {
+		var data []byte
+		flush := func() {
+			if len(data) > 0 {
+				payloads = append(payloads, data)
+				data = nil
+			}
+		}
+		for sc.Scan() {
+			line := strings.TrimSuffix(sc.Text(), "\r")
+			switch {
+			case line == "":
+				flush()
+			case strings.HasPrefix(line, "data:"):
+				if data != nil {
+					data = append(data, '\n')
+				}
+				data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")...)
+			}
+		}
+		flush()
+	} else {
+		whole := bytes.TrimSpace(s.buf.Bytes())
+		if v, err := spec.DecodeJSON(whole); err == nil {
+			return []any{v} // one (possibly multi-line) JSON body
+		}
+		for sc.Scan() {
+			payloads = append(payloads, append([]byte(nil), sc.Bytes()...))
+		}
+	}
+	var out []any
+	for _, p := range payloads {
+		if len(bytes.TrimSpace(p)) == 0 {
+			continue
+		}
+		if v, err := spec.DecodeJSON(p); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// listedTools returns the tools of a tools/list result message (or of
+// each message of a JSON-RPC batch); nil for any other message.
+func listedTools(msg any) []any {
+	switch m := msg.(type) {
+	case []any:
+		var out []any
+		for _, e := range m {
+			out = append(out, listedTools(e)...)
+		}
+		return out
+	case *spec.Map:
+		res, ok := m.GetMap("result")
+		if !ok || !m.Has("id") {
+			return nil
+		}
+		if tools, ok := res.Get("tools"); ok {
+			if list, ok := tools.([]any); ok {
+				return list
+			}
+		}
+	}
+	return nil
+}
+
+// liveRoundTripper adds the --header headers, records error statuses and
+// keeps every POST response body.
+type liveRoundTripper struct {
+	base    http.RoundTripper
+	headers http.Header
+	wire    *wire
+	status  *statusRecorder
+}
+
+func (t *liveRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range t.headers {
+			req.Header[k] = v
+		}
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	if resp.StatusCode >= 400 && req.Method != http.MethodDelete {
+		t.status.set(resp.StatusCode)
+	}
+	if req.Method == http.MethodPost && resp.Body != nil {
+		sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+		resp.Body = &teeBody{teeReader{r: resp.Body, w: t.wire, s: t.wire.add(sse)}, resp.Body}
+	}
+	return resp, nil
+}
+
+type statusRecorder struct {
+	mu     sync.Mutex
+	status int
+}
+
+func (s *statusRecorder) set(st int) {
+	s.mu.Lock()
+	s.status = st
+	s.mu.Unlock()
+}
+
+func (s *statusRecorder) get() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
