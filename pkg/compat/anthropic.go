@@ -49,11 +49,12 @@ func anthropicSchema(schema *spec.Map, bound map[string]bool) []Problem {
 			c.at(ptr, "%s refers to %q outside the input schema; Anthropic strict mode supports only local references (#/$defs/...): copy the definition into $defs", label, r.ref)
 		case rec[i]:
 			c.at(ptr, "%s refers to %q recursively; Anthropic strict mode does not support recursive schemas: spell out the levels you need", label, r.ref)
-		case r.node.kw == "allOf":
+		case r.node.kw == "allOf" && !r.node.merged: // a one-schema allOf is merged
 			c.at(ptr, "%s uses $ref inside allOf, which Anthropic strict mode does not support; inline the referenced schema", label)
 		}
 	}
 	walk(schema, bound, func(n *node) {
+		strictNode(c, "Anthropic", n, schema)
 		label := n.label()
 		n.keywords(func(kw string, v any, ptr string) {
 			switch {
@@ -69,16 +70,14 @@ func anthropicSchema(schema *spec.Map, bound map[string]bool) []Problem {
 				}
 			case kw == "enum":
 				for j, x := range asList(v) {
-					kind := ""
-					switch x.(type) {
-					case *spec.Map:
-						kind = "an object"
-					case []any:
-						kind = "a list"
-					}
-					if kind != "" {
+					if kind := complexKind(x); kind != "" {
 						c.at(ptr+"/"+strconv.Itoa(j), "%s: enum value %s is %s; Anthropic strict mode allows only strings, numbers, booleans and null in an enum", label, valueText(x), kind)
 					}
+				}
+			case kw == "const":
+				// export --strict turns a const into a one-value enum.
+				if kind := complexKind(v); kind != "" && !n.schema.Has("enum") {
+					c.at(ptr, "%s: const value %s is %s; Anthropic strict mode allows only strings, numbers, booleans and null in an enum (a const is sent as a one-value enum)", label, valueText(v), kind)
 				}
 			case kw == "format":
 				if f, ok := v.(string); ok && !slices.Contains(AnthropicFormats, f) {
@@ -185,4 +184,16 @@ func unionTyped(s *spec.Map) bool {
 	}
 	v, _ := s.Get("type")
 	return len(asList(v)) > 1
+}
+
+// complexKind names a value's kind when it is an object or a list, which
+// an Anthropic strict enum cannot hold; "" otherwise.
+func complexKind(v any) string {
+	switch v.(type) {
+	case *spec.Map:
+		return "an object"
+	case []any:
+		return "a list"
+	}
+	return ""
 }

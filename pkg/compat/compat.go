@@ -6,7 +6,11 @@
 // The schema checks report only what export --strict cannot fix by itself:
 // additionalProperties: false on every object, every key in required and
 // optional keys made nullable are added by the transform, so their absence
-// is never a problem here.
+// is never a problem here; the type a schema implies (InferType), a oneOf
+// that can be an anyOf (Exclusive) and one-schema allOfs and $refs with
+// siblings (Merge) are decided here for both. export --strict runs the
+// checks on its output, lint on the source, so that lint reports what
+// export refuses (pkg/export's TestLintParity compares them).
 package compat
 
 import (

@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -284,10 +285,14 @@ func TestSchemaProblems(t *testing.T) {
 			"$defs": {"x": {"dependentRequired": {}}}}`, []want{
 			{"openai-strict-schema", "/anyOf", true, "the input schema is an anyOf at the top level"},
 			{"openai-strict-schema", "/properties/a/format", false, `parameter "a" has format "uri"`},
+			// The schemas under refused keywords (the root's anyOf, allOf of 2, if, then)
+			// are not reported for their missing type.
 			{"openai-strict-schema", "/properties/b/allOf", true, `parameter "b" combines 2 schemas with allOf`},
 			{"openai-strict-schema", "/properties/c/additionalProperties", true, `parameter "c" allows additional properties ({"type":"string"})`},
+			{"openai-strict-schema", "/properties/d", false, `parameter "d" has no type, so it accepts any JSON value; OpenAI strict mode needs a type on every schema`},
 			{"openai-strict-schema", "/properties/d/if", true, `parameter "d" uses if`},
 			{"openai-strict-schema", "/properties/d/then", true, `parameter "d" uses then`},
+			{"openai-strict-schema", "/$defs/x", false, `definition "x" has no type`},
 			{"openai-strict-schema", "/$defs/x/dependentRequired", true, `definition "x" uses dependentRequired`},
 		}},
 		{"anthropic clean", Anthropic, `{"type": "object", "properties": {"u": {"type": "string", "format": "uri", "pattern": "^[a-z]+$"},
@@ -404,5 +409,128 @@ func TestAnthropicStrictLimits(t *testing.T) {
 	}
 	if got := AnthropicStrictLimits(tools[:2]); len(got) != 1 {
 		t.Errorf("two tools: %+v, want only the optional count", got)
+	}
+}
+
+func TestExclusive(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{`[{"type": "string"}, {"type": "integer"}]`, true},
+		{`[{"type": "number"}, {"type": "integer"}]`, false},
+		{`[{"type": "string"}, {"description": "anything"}]`, false},
+		{`[{"const": "a"}, {"const": "b"}]`, true},
+		{`[{"enum": ["a", "b"]}, {"enum": ["b"]}]`, false},
+		{`[{"type": "object", "properties": {"k": {"const": 1}}, "required": ["k"]}, {"type": "object", "properties": {"k": {"const": 2}}, "required": ["k"]}]`, true},
+		{`[{"type": "object", "properties": {"k": {"const": 1}}}, {"type": "object", "properties": {"k": {"const": 2}}, "required": ["k"]}]`, false},
+		// Implied types count, as export --strict adds them before judging.
+		{`[{"enum": ["a", "b"]}, {"properties": {"a": {"type": "string"}}}]`, true},
+		{`[{"items": {"type": "string"}}, {"enum": [1, 2.5]}]`, true},
+		{`[{"enum": [1]}, {"type": "number"}]`, false},
+	} {
+		v, err := spec.DecodeJSON([]byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Exclusive(v.([]any), spec.NewMap(0)); got != tc.want {
+			t.Errorf("%s: Exclusive %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
+// The checks export --strict used to run on its own: a type on every
+// schema (implied ones count), items on OpenAI arrays, an exclusive oneOf;
+// a one-schema allOf and a $ref with siblings are judged merged, as the
+// transform merges them.
+func TestStrictSharedChecks(t *testing.T) {
+	type want struct{ ptr, msg string }
+	for _, c := range []struct {
+		name, target, schema string
+		want                 []want
+	}{
+		{"implied types", OpenAI, `{"properties": {"e": {"enum": ["a", 1]}, "c": {"const": true}, "o": {"properties": {}},
+			"l": {"items": {"type": "string"}}, "k": {"oneOf": [{"enum": ["a"]}, {"properties": {"x": {"type": "string"}}}]}}}`, nil},
+		{"no type", OpenAI, `{"properties": {"any": {"description": "Anything."}, "obj": {"const": {"a": 1}},
+			"m": {"description": "M.", "allOf": [{"title": "inner"}]}, "r": {"$ref": "#/$defs/d", "title": "R"}, "r2": {"$ref": "#/$defs/d"}},
+			"$defs": {"d": {"description": "Anything."}}}`, []want{
+			{"/properties/any", `parameter "any" has no type, so it accepts any JSON value; OpenAI strict mode needs a type`},
+			{"/properties/obj", `parameter "obj" has no type`},
+			{"/properties/m", `parameter "m" has no type`},
+			{"/properties/r", `parameter "r" has no type`},
+			{"/$defs/d", `definition "d" has no type`},
+		}},
+		{"anthropic const", Anthropic, `{"properties": {"obj": {"const": {"a": 1}}, "s": {"const": "x"}}}`, []want{
+			{"/properties/obj/const", `parameter "obj": const value {"a":1} is an object`},
+		}},
+		{"items", OpenAI, `{"properties": {"a": {"type": "array"}, "n": {"type": ["array", "null"]}, "t": {"prefixItems": [{"type": "string"}]},
+			"m": {"description": "M.", "allOf": [{"type": "array"}]}, "ok": {"type": "array", "items": {"type": "string"}}}}`, []want{
+			{"/properties/a", `parameter "a" is an array without items, which OpenAI refuses even without strict mode`},
+			{"/properties/n", `parameter "n" is an array without items`},
+			{"/properties/t", `parameter "t" is an array without items`},
+			{"/properties/m", `parameter "m" is an array without items`},
+		}},
+		{"anthropic arrays", Anthropic, `{"properties": {"a": {"type": "array"}}}`, nil},
+		{"oneOf", Anthropic, `{"properties": {"x": {"oneOf": [{"type": "number"}, {"type": "integer"}]},
+			"y": {"oneOf": [{"type": "string"}, {"type": "integer"}]}, "z": {"oneOf": [{"type": "string"}], "anyOf": [{"type": "string"}]}}}`, []want{
+			{"/properties/x/oneOf", `parameter "x" uses oneOf whose alternatives may overlap; Anthropic strict mode supports only anyOf`},
+			{"/properties/z/oneOf", `parameter "z" uses both oneOf and anyOf`},
+		}},
+		{"anthropic allOf $ref", Anthropic, `{"properties": {"one": {"allOf": [{"$ref": "#/$defs/s"}]}, "two": {"allOf": [{"$ref": "#/$defs/s"}, {"type": "string"}]}},
+			"$defs": {"s": {"type": "string"}}}`, []want{
+			{"/properties/two/allOf/0/$ref", `parameter "two" uses $ref inside allOf`},
+		}},
+	} {
+		got := SchemaProblems(c.target, schema(t, c.schema), nil)
+		if len(got) != len(c.want) {
+			t.Errorf("%s: got %d problems, want %d: %+v", c.name, len(got), len(c.want), got)
+			continue
+		}
+		for i, w := range c.want {
+			if got[i].Pointer != w.ptr || !strings.Contains(got[i].Message, w.msg) {
+				t.Errorf("%s: problem %d = %+v, want %+v", c.name, i, got[i], w)
+			}
+		}
+	}
+	// Without strict mode only the arrays count.
+	got := ArraysWithoutItems(schema(t, `{"properties": {"a": {"type": "array"}, "b": {"description": "B."}, "tok": {"type": "array"}}}`), map[string]bool{"tok": true})
+	if len(got) != 1 || got[0].Pointer != "/properties/a" || got[0].Rule != "openai-strict-schema" {
+		t.Errorf("ArraysWithoutItems: %+v", got)
+	}
+}
+
+func TestInferType(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		want   any
+	}{
+		{`{"enum": ["a", "b"]}`, "string"},
+		{`{"enum": [1, 2.5]}`, "number"},
+		{`{"enum": ["a", 1, null]}`, []any{"string", "integer", "null"}},
+		{`{"const": false}`, "boolean"},
+		{`{"enum": [{"a": 1}]}`, nil},
+		{`{"properties": {}}`, "object"},
+		{`{"prefixItems": []}`, "array"},
+		{`{"enum": ["a"], "anyOf": [{"type": "string"}]}`, nil},
+		{`{"description": "x"}`, nil},
+	} {
+		if got := InferType(schema(t, c.schema)); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("InferType(%s) = %v, want %v", c.schema, got, c.want)
+		}
+	}
+}
+
+func TestMerge(t *testing.T) {
+	root := schema(t, `{"$defs": {"x": {"type": "object", "description": "X.", "allOf": [{"required": ["a"]}]}}}`)
+	s := schema(t, `{"description": "Mine.", "allOf": [{"$ref": "#/$defs/x", "title": "T"}]}`)
+	var moves []string
+	Merge(s, root, func(key, from string, local bool) { moves = append(moves, fmt.Sprintf("%s<-%s %v", key, from, local)) })
+	b, _ := s.MarshalJSON()
+	if want := `{"description":"Mine.","title":"T","type":"object","required":["a"]}`; string(b) != want {
+		t.Errorf("merged %s, want %s", b, want)
+	}
+	wantMoves := []string{"$ref<-/allOf/0/$ref true", "title<-/allOf/0/title true", "type<-/$defs/x/type false", "allOf<-/$defs/x/allOf false", "required<-/allOf/0/required true"}
+	if !reflect.DeepEqual(moves, wantMoves) {
+		t.Errorf("moves %v, want %v", moves, wantMoves)
 	}
 }

@@ -63,6 +63,7 @@ func openAISchema(schema *spec.Map, bound map[string]bool) []Problem {
 	}
 	walk(schema, bound, func(n *node) {
 		s, label := n.schema, n.label()
+		strictNode(c, "OpenAI", n, schema)
 		if n.kw == "" && s.Has("anyOf") {
 			c.atKey(n.ptr+"/anyOf", "the input schema is an anyOf at the top level; OpenAI strict mode needs a plain object there: move the alternatives into a parameter")
 		}

@@ -37,6 +37,10 @@ type node struct {
 	// "$defs", "anyOf", "items", ...; "" at the root). Under a keyword that
 	// maps names to schemas, key is the name.
 	kw string
+	// merged tells the node is the only schema of an allOf, which export
+	// --strict merges into the parent (Merge): the parent is checked as
+	// the whole.
+	merged bool
 }
 
 // label names the node in a message.
@@ -130,7 +134,7 @@ func walkNode(n *node, bound map[string]bool, level int, visit func(n *node)) {
 					if !ok {
 						continue
 					}
-					c := &node{ptr: fmt.Sprintf("%s/%s/%d", n.ptr, kw, j), schema: cs, name: n.name, def: n.def, depth: n.depth, kw: kw}
+					c := &node{ptr: fmt.Sprintf("%s/%s/%d", n.ptr, kw, j), schema: cs, name: n.name, def: n.def, depth: n.depth, kw: kw, merged: kw == "allOf" && len(cv) == 1}
 					if kw == "items" || kw == "prefixItems" {
 						c.name = fmt.Sprintf("%s[%d]", n.name, j)
 					}

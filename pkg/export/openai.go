@@ -2,7 +2,6 @@ package export
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/toolctl/toolctl/pkg/compat"
@@ -81,8 +80,8 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 	}
 	if !strict {
 		if kind == strictOpenAI {
-			for _, name := range arraysWithoutItems(s, "", 0) {
-				ws = append(ws, Warning{Tool: t.Name, Message: fmt.Sprintf("%s is an array without items, which OpenAI refuses even without strict mode (\"array schema missing items\"); add items, e.g. items: {type: string}", label(name))})
+			for _, p := range compat.ArraysWithoutItems(s, nil) {
+				ws = append(ws, Warning{Tool: t.Name, Message: p.Message})
 			}
 		}
 		return s, false, ws, nil
@@ -92,27 +91,33 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 	if kind == strictAnthropic {
 		target = compat.Anthropic
 	}
-	found := compat.SchemaProblems(target, out, nil)
-	seen := map[string]bool{}
-	for _, p := range found {
-		seen[p.Pointer] = true
-	}
-	for _, p := range tr.problems {
-		if !seen[p.Pointer] {
-			found = append(found, p)
-		}
-	}
+	// Content the transform copied (a $ref's target inlined at each use)
+	// is checked at every copy: one problem per source place, worded as
+	// found in place (a definition's problem named after the definition).
+	seen := map[string]int{}
 	var ps []Problem
-	for _, p := range found {
+	var fromCopy []bool
+	for _, p := range compat.SchemaProblems(target, out, nil) {
 		if p.Warning {
 			ws = append(ws, Warning{Tool: t.Name, Message: p.Message})
 			continue
 		}
+		src, copied := tr.sourcePointer(p.Pointer)
+		ptr := "/input_schema" + src
 		msg := p.Message
 		if fromFile {
 			msg += " (strict mode because the tool sets strict: true)"
 		}
-		ps = append(ps, Problem{Tool: t, Pointer: "/input_schema" + tr.sourcePointer(p.Pointer), Key: p.Key, Rule: p.Rule, Message: msg})
+		prob := Problem{Tool: t, Pointer: ptr, Key: p.Key, Rule: p.Rule, Message: msg}
+		if i, ok := seen[ptr]; ok {
+			if fromCopy[i] && !copied {
+				ps[i], fromCopy[i] = prob, false
+			}
+			continue
+		}
+		seen[ptr] = len(ps)
+		ps = append(ps, prob)
+		fromCopy = append(fromCopy, copied)
 	}
 	if len(ps) > 0 {
 		sortProblems(t, ps)
@@ -125,37 +130,6 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 		ws = append(ws, Warning{Tool: t.Name, Message: "parameter \"" + name + "\" is an object without properties; in strict mode it can only be {}: declare its keys as properties, or set strict: false on the tool"})
 	}
 	return out, true, ws, nil
-}
-
-// arraysWithoutItems names the parameters typed array that have no items.
-func arraysWithoutItems(s *spec.Map, name string, depth int) []string {
-	if depth > maxTransformDepth {
-		return nil
-	}
-	var out []string
-	if slices.Contains(typeList(s), "array") && !s.Has("items") && !s.Has("prefixItems") {
-		out = append(out, name)
-	}
-	if props, ok := s.GetMap("properties"); ok {
-		for i := range props.Len() {
-			k, v := props.At(i)
-			if m, ok := v.(*spec.Map); ok {
-				out = append(out, arraysWithoutItems(m, joinName(name, k), depth+1)...)
-			}
-		}
-	}
-	if items, ok := s.GetMap("items"); ok {
-		out = append(out, arraysWithoutItems(items, name+"[]", depth+1)...)
-	}
-	for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
-		v, _ := s.Get(kw)
-		for _, x := range asList(v) {
-			if m, ok := x.(*spec.Map); ok {
-				out = append(out, arraysWithoutItems(m, name, depth+1)...)
-			}
-		}
-	}
-	return out
 }
 
 // sortProblems puts a tool's problems in source order, so that those of

@@ -38,20 +38,14 @@ import (
 //   - as in that SDK: a one-element allOf is flattened into its schema, and a
 //     $ref with sibling keys is replaced by the referenced schema merged with
 //     the siblings (the siblings win);
-//   - "'oneOf' is not permitted" is what the API answers
-//     (https://github.com/openai/openai-node/pull/2602: Structured Outputs
-//     "supports anyOf, not arbitrary JSON Schema composition"): a oneOf
-//     becomes anyOf only when its alternatives provably exclude each other
-//     (pairwise disjoint types, or distinct const/enum values of a property
-//     every alternative requires), where both mean the same; any other oneOf
-//     is refused;
-//   - every schema needs a type ("In context=(...), schema must have a 'type'
-//     key", https://github.com/can1357/oh-my-pi/issues/211): a type is added
-//     where the schema implies it (enum/const values, properties → object,
-//     items → array); a schema that accepts anything is refused;
-//   - an array needs items: "In context=(...), array schema missing items"
-//     (https://github.com/sigoden/aichat/pull/1049; the API answers it
-//     even without strict, so non-strict exports warn);
+//   - "'oneOf' is not permitted": a oneOf becomes anyOf when its
+//     alternatives provably exclude each other (compat.Exclusive), where
+//     both mean the same;
+//   - every schema needs a type: the type a schema implies is added
+//     (compat.InferType: enum/const values, properties → object, items →
+//     array);
+//   - an array without items is refused even without strict, so
+//     non-strict exports warn (compat.ArraysWithoutItems);
 //   - a format outside the supported list (date-time, time, date, duration,
 //     email, hostname, ipv4, ipv6, uuid) is moved into the description.
 //
@@ -64,9 +58,8 @@ import (
 //     the description too): a parameter's default is noted there, as for
 //     OpenAI; const becomes a one-value enum ("enum (strings, numbers,
 //     bools, or nulls only)" is supported);
-//   - every schema needs a type, enum or anyOf (the SDK refuses others:
-//     "Schema must have a 'type', 'enum', 'anyOf', 'oneOf', or 'allOf'
-//     field");
+//   - every schema needs a type, enum or anyOf: the implied type is added,
+//     as for OpenAI;
 //   - what the grammar cannot enforce — numeric constraints (minimum,
 //     maximum, exclusiveMinimum, exclusiveMaximum, multipleOf), minLength,
 //     maxLength, array constraints beyond minItems 0 or 1 and formats outside
@@ -75,9 +68,11 @@ import (
 //     transform_schema); minItems above 1 becomes 1 plus the note;
 //   - oneOf becomes anyOf under the same condition as for OpenAI.
 //
-// What stays (recursion, complex enums, lookaround patterns, external refs,
-// additionalProperties other than false, not/if/then/else, ...) is refused
-// by compat with the path of the offending keyword.
+// What stays (no type, overlapping oneOf, recursion, complex enums,
+// lookaround patterns, external refs, additionalProperties other than
+// false, not/if/then/else, ...) is refused by compat — the checks lint
+// --target runs on the source — with the path of the offending keyword,
+// mapped back to the source (moves).
 
 // strictKind selects a provider's transform.
 type strictKind int
@@ -101,16 +96,25 @@ type transformer struct {
 	// freeForm lists objects that can only be {} now.
 	freeForm []string
 	// wrapped holds the pointers of properties wrapped in anyOf [schema,
-	// {type: null}], to map pointers into them back to the source.
+	// {type: null}], to point $refs into them.
 	wrapped []string
-	// problems are what the transform found it cannot fix and compat does
-	// not check: a oneOf that is not exclusive, a schema without a type.
-	problems []compat.Problem
+	// moves records, in order, every place the transform put source
+	// content at another pointer, so that problems found in the output
+	// point at the source.
+	moves []move
+}
+
+// move is content of the source at from that the output holds at to.
+// final marks a from that is a source pointer already (content copied
+// from a $ref's target in the source).
+type move struct {
+	to, from string
+	final    bool
 }
 
 // strictSchema transforms a copy of schema for kind. It returns the new
-// schema, the notes for a warning, and the problems the transform itself
-// found.
+// schema and the transformer, which holds the notes for a warning and maps
+// output pointers back to the source.
 func strictSchema(kind strictKind, schema *spec.Map) (*spec.Map, *transformer) {
 	tr := &transformer{kind: kind, orig: schema}
 	s := schema.Clone()
@@ -164,32 +168,25 @@ func (tr *transformer) outputPointer(ptr string) string {
 }
 
 // sourcePointer maps a pointer into the transformed schema back to the
-// source schema where the transform moved things (nullable wrappers): the
-// outermost wrapper first, whose removal reveals the inner ones' prefixes.
-func (tr *transformer) sourcePointer(ptr string) string {
-	ws := slices.Clone(tr.wrapped)
-	slices.SortStableFunc(ws, func(a, b string) int { return len(a) - len(b) })
-	for _, w := range ws {
-		if rest, ok := strings.CutPrefix(ptr, w+"/anyOf/0"); ok && (rest == "" || rest[0] == '/') {
-			ptr = w + rest
+// source: the moves latest first, since each was recorded in the
+// coordinates the earlier ones left (a property wrapped after its
+// subschemas were merged, a oneOf renamed after its alternatives). copied
+// tells the pointer was in a copy of a $ref's target.
+func (tr *transformer) sourcePointer(ptr string) (_ string, copied bool) {
+	for i := len(tr.moves) - 1; i >= 0; i-- {
+		m := tr.moves[i]
+		if rest, ok := strings.CutPrefix(ptr, m.to); ok && (rest == "" || rest[0] == '/') {
+			ptr = m.from + rest
+			if m.final {
+				return ptr, true
+			}
 		}
 	}
-	return ptr
+	return ptr, false
 }
 
-func (tr *transformer) problem(ptr, format string, args ...any) {
-	rule := "openai-strict-schema"
-	if tr.kind == strictAnthropic {
-		rule = "anthropic-strict-schema"
-	}
-	tr.problems = append(tr.problems, compat.Problem{Rule: rule, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
-}
-
-func (tr *transformer) provider() string {
-	if tr.kind == strictAnthropic {
-		return "Anthropic"
-	}
-	return "OpenAI"
+func (tr *transformer) record(to, from string, final bool) {
+	tr.moves = append(tr.moves, move{to, from, final})
 }
 
 // label names the schema at ptr in a message, like compat does.
@@ -206,27 +203,21 @@ func (tr *transformer) node(s *spec.Map, ptr, name string, depth int) {
 	if depth > maxTransformDepth {
 		return
 	}
-	// A flattened allOf may bring a $ref with siblings, an inlined $ref an
-	// allOf: repeat until neither applies (bounded for $ref cycles).
-	for range maxTransformDepth {
-		if !tr.flattenAllOf(s) && !tr.inlineRef(s) {
-			break
+	compat.Merge(s, tr.orig, func(key, from string, local bool) {
+		if local {
+			from = ptr + from
 		}
-	}
-	tr.oneOf(s, ptr, name)
+		tr.record(ptr+"/"+spec.Pointer(key)[1:], from, !local)
+	})
 	inferType(s)
-	if !s.Has("type") && !s.Has("anyOf") && !s.Has("$ref") && !s.Has("oneOf") && !s.Has("allOf") && !s.Has("not") && !s.Has("enum") {
-		tr.problem(ptr, "%s has no type, so it accepts any JSON value; %s strict mode needs a type on every schema: give it one (for free-form data, type: string holding JSON), or export without --strict", label(name), tr.provider())
-	}
-	if tr.kind == strictOpenAI && slices.Contains(typeList(s), "array") && !s.Has("items") {
-		tr.problem(ptr, "%s is an array without items; OpenAI needs the schema of the items (\"array schema missing items\"): add items, e.g. items: {type: string}", label(name))
-	}
 	tr.fold(s, name)
 	s.Delete("default") // noted in the description by object
 	if c, ok := s.Get("const"); ok && tr.kind == strictAnthropic && !s.Has("enum") {
 		// Anthropic lists enum, not const, among what it supports.
 		s.Set("enum", []any{c})
 		s.Delete("const")
+		tr.record(ptr+"/enum", ptr+"/const", false)
+		tr.record(ptr+"/enum/0", ptr+"/const", false)
 	}
 	if isObject(s) {
 		tr.object(s, ptr, name, depth)
@@ -265,6 +256,9 @@ func (tr *transformer) node(s *spec.Map, ptr, name string, depth int) {
 			}
 		}
 	}
+	// Last, so that the alternatives are judged as exported: compat judges
+	// the output alike.
+	tr.oneOf(s, ptr)
 }
 
 func itemName(name, kw string) string {
@@ -328,6 +322,7 @@ func (tr *transformer) object(s *spec.Map, ptr, name string, depth int) {
 			n := nullable(child)
 			if n != child {
 				tr.wrapped = append(tr.wrapped, cptr)
+				tr.record(cptr+"/anyOf/0", cptr, false)
 			}
 			props.Set(key, n)
 		}
@@ -341,96 +336,15 @@ func (tr *transformer) object(s *spec.Map, ptr, name string, depth int) {
 	}
 }
 
-// flattenAllOf merges a one-element allOf into s; s's own keys win (a
-// parameter's description over the shared definition's). Reports whether
-// it changed s.
-func (tr *transformer) flattenAllOf(s *spec.Map) bool {
-	v, ok := s.Get("allOf")
-	list, _ := v.([]any)
-	if !ok || len(list) != 1 {
-		return false
-	}
-	inner, ok := list[0].(*spec.Map)
-	if !ok {
-		return false
-	}
-	s.Delete("allOf")
-	for i := range inner.Len() {
-		k, iv := inner.At(i)
-		if !s.Has(k) {
-			s.Set(k, spec.CloneValue(iv))
-		}
-	}
-	return true
-}
-
-// inlineRef replaces a local $ref that has sibling keys by the referenced
-// schema merged with the siblings (the siblings win). Reports whether it
-// changed s.
-func (tr *transformer) inlineRef(s *spec.Map) bool {
-	ref, ok := s.GetString("$ref")
-	if !ok || s.Len() < 2 {
-		return false
-	}
-	target, ok := resolveRef(tr.orig, ref)
-	if !ok {
-		return false // compat reports a reference that does not resolve
-	}
-	s.Delete("$ref")
-	for i := range target.Len() {
-		k, v := target.At(i)
-		if !s.Has(k) && k != "$defs" && k != "definitions" {
-			s.Set(k, spec.CloneValue(v))
-		}
-	}
-	return true
-}
-
-// resolveRef follows a local reference (#, #/$defs/x) in root.
-func resolveRef(root *spec.Map, ref string) (*spec.Map, bool) {
-	if ref != "#" && !strings.HasPrefix(ref, "#/") {
-		return nil, false
-	}
-	var cur any = root
-	for _, tok := range spec.SplitPointer(strings.TrimPrefix(ref, "#")) {
-		switch c := cur.(type) {
-		case *spec.Map:
-			v, ok := c.Get(tok)
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
-	}
-	m, ok := cur.(*spec.Map)
-	return m, ok
-}
-
 // oneOf renames oneOf to anyOf (in place) when the alternatives exclude
-// each other; otherwise it reports the oneOf.
-func (tr *transformer) oneOf(s *spec.Map, ptr, name string) {
+// each other; compat refuses any other oneOf.
+func (tr *transformer) oneOf(s *spec.Map, ptr string) {
 	v, ok := s.Get("oneOf")
-	if !ok {
-		return
-	}
-	list, _ := v.([]any)
-	if !exclusive(list, tr.orig) {
-		tr.problem(ptr+"/oneOf", "%s uses oneOf whose alternatives may overlap; %s strict mode supports only anyOf: use anyOf if a value may match several, or make the alternatives exclusive (different types, or a property with a different const in each)", label(name), tr.provider())
-		return
-	}
-	if s.Has("anyOf") {
-		tr.problem(ptr+"/oneOf", "%s uses both oneOf and anyOf; %s strict mode supports only anyOf: combine them into one anyOf", label(name), tr.provider())
+	if !ok || s.Has("anyOf") || !compat.Exclusive(asList(v), tr.orig) {
 		return
 	}
 	renameKey(s, "oneOf", "anyOf")
+	tr.record(ptr+"/anyOf", ptr+"/oneOf", false)
 }
 
 // renameKey renames a key in place, keeping its position.
@@ -446,178 +360,18 @@ func renameKey(s *spec.Map, from, to string) {
 	*s = *m
 }
 
-// exclusive tells whether no value can match two of the alternatives:
-// their types are pairwise disjoint, or each is an object requiring one
-// common property whose const/enum values are pairwise disjoint, or each
-// is a const/enum with pairwise disjoint values.
-func exclusive(list []any, root *spec.Map) bool {
-	if len(list) < 2 {
-		return len(list) == 1
-	}
-	alts := make([]*spec.Map, len(list))
-	for i, x := range list {
-		m, ok := x.(*spec.Map)
-		if !ok {
-			return false
-		}
-		if ref, ok := m.GetString("$ref"); ok && m.Len() == 1 {
-			if m, ok = resolveRef(root, ref); !ok {
-				return false
-			}
-		}
-		alts[i] = m
-	}
-	return disjointTypes(alts) || disjointValues(alts) || discriminated(alts)
-}
-
-func disjointTypes(alts []*spec.Map) bool {
-	seen := map[string]bool{}
-	for _, a := range alts {
-		ts := typeList(a)
-		if len(ts) == 0 {
-			return false
-		}
-		for _, t := range ts {
-			// integer values are numbers too
-			overlap := seen[t] || (t == "integer" && seen["number"]) || (t == "number" && seen["integer"])
-			if overlap {
-				return false
-			}
-		}
-		for _, t := range ts {
-			seen[t] = true
-		}
-	}
-	return true
-}
-
-// values returns the literal values a schema allows through const or enum.
-func values(s *spec.Map) ([]any, bool) {
-	if c, ok := s.Get("const"); ok {
-		return []any{c}, true
-	}
-	if e, ok := s.Get("enum"); ok {
-		if list, ok := e.([]any); ok {
-			return list, true
-		}
-	}
-	return nil, false
-}
-
-func disjointValues(alts []*spec.Map) bool {
-	seen := map[string]bool{}
-	for _, a := range alts {
-		vs, ok := values(a)
-		if !ok {
-			return false
-		}
-		for _, v := range vs {
-			if seen[compactJSON(v)] {
-				return false
-			}
-		}
-		for _, v := range vs {
-			seen[compactJSON(v)] = true
-		}
-	}
-	return true
-}
-
-// discriminated: every alternative requires a property of the same name
-// whose allowed values differ from alternative to alternative.
-func discriminated(alts []*spec.Map) bool {
-	props0, ok := alts[0].GetMap("properties")
-	if !ok {
-		return false
-	}
-	for _, key := range props0.Keys() {
-		var subs []*spec.Map
-		for _, a := range alts {
-			props, _ := a.GetMap("properties")
-			p, ok := props.GetMap(key)
-			if !ok || !requiredSet(a)[key] {
-				break
-			}
-			subs = append(subs, p)
-		}
-		if len(subs) == len(alts) && disjointValues(subs) {
-			return true
-		}
-	}
-	return false
-}
-
-// inferType adds the type a schema implies: from its enum or const values,
-// object for properties, array for items.
+// inferType adds the type a schema implies (compat.InferType).
 func inferType(s *spec.Map) {
-	if s.Has("type") || s.Has("anyOf") || s.Has("$ref") || s.Has("oneOf") || s.Has("allOf") {
-		return
-	}
-	var t any
-	if vs, ok := values(s); ok && len(vs) > 0 {
-		var kinds []any
-		for _, v := range vs {
-			k := jsonKind(v)
-			if k == "" {
-				return
-			}
-			if !slices.Contains(kinds, any(k)) {
-				kinds = append(kinds, k)
-			}
-		}
-		// 1 and 2.5 together are numbers.
-		if slices.Contains(kinds, any("integer")) && slices.Contains(kinds, any("number")) {
-			kinds = slices.DeleteFunc(kinds, func(k any) bool { return k == "integer" })
-		}
-		t = kinds
-		if len(kinds) == 1 {
-			t = kinds[0]
-		}
-	} else if s.Has("properties") {
-		t = "object"
-	} else if s.Has("items") || s.Has("prefixItems") {
-		t = "array"
-	}
-	if t != nil {
+	if t := compat.InferType(s); t != nil {
 		s.SetFirst("type", t)
 	}
 }
 
-// jsonKind is the JSON Schema type of a value; "" for objects and lists.
-func jsonKind(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case json.Number:
-		if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return "integer"
-		}
-		return "number"
-	}
-	return ""
-}
+// typeList returns the types a schema names (compat.Types).
+func typeList(s *spec.Map) []string { return compat.Types(s) }
 
-// typeList returns the types a schema names: its type or type list.
-func typeList(s *spec.Map) []string {
-	v, _ := s.Get("type")
-	switch t := v.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, x := range t {
-			if str, ok := x.(string); ok {
-				out = append(out, str)
-			}
-		}
-		return out
-	}
-	return nil
-}
+// resolveRef follows a local reference in root (compat.ResolveRef).
+func resolveRef(root *spec.Map, ref string) (*spec.Map, bool) { return compat.ResolveRef(root, ref) }
 
 func isObject(s *spec.Map) bool {
 	return slices.Contains(typeList(s), "object") || (!s.Has("type") && s.Has("properties"))

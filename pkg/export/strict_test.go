@@ -75,25 +75,48 @@ func TestStrictIdempotent(t *testing.T) {
 	}
 }
 
-func TestExclusive(t *testing.T) {
-	for _, tc := range []struct {
-		src  string
-		want bool
+// Problems compat finds in what the transform moved point at the source:
+// inside a merged allOf, an inlined $ref target (once, named after the
+// definition), a oneOf renamed anyOf, a const turned enum.
+func TestStrictProblemPointers(t *testing.T) {
+	tool := parseTool(t, `{"name": "p", "description": "d", "input_schema": {"type": "object", "properties": {
+	  "a": {"description": "A.", "allOf": [{"type": "integer", "not": {"const": 1}}]},
+	  "b": {"$ref": "#/$defs/x", "description": "B."},
+	  "c": {"$ref": "#/$defs/x", "title": "C"},
+	  "f": {"oneOf": [{"type": "integer"}, {"type": "object", "additionalProperties": true}]},
+	  "h": {"const": {"k": 1}}},
+	  "$defs": {"x": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}}}}`)
+	for _, c := range []struct {
+		strict func(*spec.Tool, bool) (*spec.Map, []Warning, error)
+		want   []string
 	}{
-		{`[{"type": "string"}, {"type": "integer"}]`, true},
-		{`[{"type": "number"}, {"type": "integer"}]`, false},
-		{`[{"type": "string"}, {"description": "anything"}]`, false},
-		{`[{"const": "a"}, {"const": "b"}]`, true},
-		{`[{"enum": ["a", "b"]}, {"enum": ["b"]}]`, false},
-		{`[{"type": "object", "properties": {"k": {"const": 1}}, "required": ["k"]}, {"type": "object", "properties": {"k": {"const": 2}}, "required": ["k"]}]`, true},
-		{`[{"type": "object", "properties": {"k": {"const": 1}}}, {"type": "object", "properties": {"k": {"const": 2}}, "required": ["k"]}]`, false},
+		// In source order, as refusals are listed.
+		{OpenAITool, []string{
+			"/input_schema/properties/a/allOf/0/not uses not",
+			"/input_schema/properties/f/oneOf/1/additionalProperties allows",
+			"/input_schema/properties/h has no type",
+			"/input_schema/$defs/x/properties/m/additionalProperties definition \"x.m\" allows",
+		}},
+		{AnthropicTool, []string{
+			"/input_schema/properties/f/oneOf/1/additionalProperties allows",
+			"/input_schema/properties/h/const is an object",
+			"/input_schema/$defs/x/properties/m/additionalProperties definition \"x.m\" allows",
+		}},
 	} {
-		v, err := spec.DecodeJSON([]byte(tc.src))
-		if err != nil {
-			t.Fatal(err)
+		_, _, err := c.strict(tool, true)
+		var refused *Error
+		if !errors.As(err, &refused) {
+			t.Fatalf("err %v, want a refusal", err)
 		}
-		if got := exclusive(v.([]any), spec.NewMap(0)); got != tc.want {
-			t.Errorf("%s: exclusive %v, want %v", tc.src, got, tc.want)
+		if len(refused.Problems) != len(c.want) {
+			t.Errorf("problems %v, want %d", refused.Problems, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			ptr, msg, _ := strings.Cut(w, " ")
+			if p := refused.Problems[i]; p.Pointer != ptr || !strings.Contains(p.Message, msg) {
+				t.Errorf("problem %d: %s %q, want %s %q", i, p.Pointer, p.Message, ptr, msg)
+			}
 		}
 	}
 }

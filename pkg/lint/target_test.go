@@ -130,7 +130,8 @@ func TestAnthropicStrictSchema(t *testing.T) {
 	    "a": {"type": "array", "minItems": 1, "items": {"type": "string", "format": "uri", "pattern": "^[a-z]+$"}},
 	    "b": {"type": "array", "minItems": 0, "items": {"enum": ["x", 1, true, null]}},
 	    "c": {"$ref": "https://example.com/c.json"},
-	    "d": {"allOf": [{"$ref": "#/$defs/d"}]},
+	    "d": {"allOf": [{"$ref": "#/$defs/d"}, {"type": "string", "title": "D"}]},
+	    "d1": {"description": "A one-schema allOf is merged by export --strict.", "allOf": [{"$ref": "#/$defs/d"}]},
 	    "e": {"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.5},
 	    "f": {"type": "object", "additionalProperties": false, "properties": {"g": {"type": "string", "minLength": 1}}}
 	  },
