@@ -83,27 +83,6 @@ func requiredSet(s *spec.Map) map[string]bool {
 
 func escape(token string) string { return spec.Pointer(token)[1:] }
 
-// schemaTypes returns the types a schema names: "type": "x" or ["x","y"].
-func schemaTypes(s *spec.Map) []string {
-	v, ok := s.Get("type")
-	if !ok {
-		return nil
-	}
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []any:
-		var out []string
-		for _, x := range v {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
 // jsonType names the JSON type of a spec value; integral numbers are
 // "integer".
 func jsonType(v any) string {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -24,7 +25,7 @@ Good:
 		if t.InputSchema == nil {
 			return
 		}
-		types := schemaTypes(t.InputSchema)
+		types := compat.Types(t.InputSchema)
 		typ, _ := t.InputSchema.Get("type")
 		switch {
 		case len(types) == 0 && !t.InputSchema.Has("type"):

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -28,7 +29,7 @@ Good:
 			if !ok {
 				continue
 			}
-			types := schemaTypes(p.Schema)
+			types := compat.Types(p.Schema)
 			if !typeAllows(types, def) {
 				r.Report(t, p.Ptr+"/default", "parameter %q: default %s is %s, but the type is %s", p.Name, valueText(def), article(jsonType(def)), typeList(types))
 				continue

@@ -3,6 +3,7 @@ package lint
 import (
 	"strconv"
 
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -32,7 +33,7 @@ Good:
 			if !ok {
 				continue // input-schema-invalid
 			}
-			types := schemaTypes(p.Schema)
+			types := compat.Types(p.Schema)
 			seen := map[string]int{}
 			for i, x := range list {
 				ptr := p.Ptr + "/enum/" + strconv.Itoa(i)

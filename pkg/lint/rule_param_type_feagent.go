@@ -3,6 +3,7 @@ package lint
 import (
 	"slices"
 
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -31,7 +32,7 @@ Good:
 			if !p.TopLevel {
 				continue
 			}
-			for _, typ := range schemaTypes(p.Schema) {
+			for _, typ := range compat.Types(p.Schema) {
 				if !slices.Contains(feagentTypes, typ) {
 					hint := ""
 					if typ == "integer" {
