@@ -104,6 +104,7 @@ or argument, missing path, unknown tool, invalid config).`,
 		newCmdRun(app),
 		newCmdExport(app),
 		newCmdImport(app),
+		newCmdDocs(app),
 		newCmdSchema(app),
 		newCmdVersion(app),
 	)
