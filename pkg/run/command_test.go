@@ -183,7 +183,7 @@ func TestCommandTimeoutKillsGroup(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	c, _ := cmdTestCall(t, `[sh, -c, 'sleep 1000 & echo $! > "$0"; sleep 1000', "`+pidFile+`"]`, nil, nil)
 	start := time.Now()
-	_, e := cmdRun(t, c, 500*time.Millisecond)
+	_, e := cmdRun(t, c, 2*time.Second)
 	if e == nil || e.Kind != TimeoutError {
 		t.Fatalf("want TimeoutError, got %v", e)
 	}
