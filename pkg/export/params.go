@@ -28,6 +28,10 @@ type Param struct {
 	// Description is the schema's description (or title) as written:
 	// callers fold or render it.
 	Description string
+
+	// attrs are default, const, enum and Constraints as the prompt format
+	// writes them.
+	attrs []string
 }
 
 // Params flattens the properties of schema with the same $ref / allOf
@@ -42,7 +46,8 @@ func Params(schema *spec.Map) []Param {
 	return w.params(schema, "", 0, nil)
 }
 
-// params walks like paramWriter.lines, collecting structured rows.
+// params walks the properties depth first in source order, collecting
+// one row per parameter (the prompt's list and the docs' table).
 func (w *paramWriter) params(s *spec.Map, prefix string, depth int, out []Param) []Param {
 	s = w.deref(s)
 	props, _ := s.GetMap("properties")
@@ -78,8 +83,9 @@ func (w *paramWriter) params(s *spec.Map, prefix string, depth int, out []Param)
 				skip++
 			}
 		}
-		if c := constraints(child); len(c) > skip {
-			p.Constraints = c[skip:]
+		p.attrs = constraints(child)
+		if len(p.attrs) > skip {
+			p.Constraints = p.attrs[skip:]
 		}
 		out = append(out, p)
 		inner, sep := child, "."

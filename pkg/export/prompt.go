@@ -65,7 +65,7 @@ func ToolInfo(t *spec.Tool) string {
 	section("When to use", bullets(t.Triggers))
 
 	s := InputSchema(t)
-	params := (&paramWriter{root: s}).lines(s, "", 0)
+	params := (&paramWriter{root: s}).lines(s)
 	if len(params) == 0 {
 		params = []string{"(none)"}
 	}
@@ -193,39 +193,21 @@ type paramWriter struct {
 // maxParamDepth bounds nesting (and recursive $refs) in the text.
 const maxParamDepth = 6
 
-func (w *paramWriter) lines(s *spec.Map, indent string, depth int) []string {
-	s = w.deref(s)
-	props, _ := s.GetMap("properties")
-	if props.Len() == 0 || depth > maxParamDepth {
-		return nil
-	}
-	req := requiredSet(s)
+// lines renders the parameter list of the Level 2 text: one line per
+// parameter, members indented under their object (or array of objects).
+func (w *paramWriter) lines(s *spec.Map) []string {
 	var out []string
-	for i := range props.Len() {
-		key, v := props.At(i)
-		child, ok := v.(*spec.Map)
-		if !ok {
-			continue
+	for _, p := range w.params(s, "", 0, nil) {
+		attrs := []string{p.Type, "optional"}
+		if p.Required {
+			attrs[1] = "required"
 		}
-		child = w.deref(child)
-		attrs := []string{w.typeText(child, 0)}
-		if req[key] {
-			attrs = append(attrs, "required")
-		} else {
-			attrs = append(attrs, "optional")
-		}
-		attrs = append(attrs, constraints(child)...)
-		line := indent + "- " + key + " (" + strings.Join(attrs, ", ") + ")"
-		if d := oneLine(descriptionOf(child)); d != "" {
+		attrs = append(attrs, p.attrs...)
+		line := strings.Repeat("  ", p.Depth) + "- " + p.Name + " (" + strings.Join(attrs, ", ") + ")"
+		if d := oneLine(p.Description); d != "" {
 			line += ": " + d
 		}
 		out = append(out, line)
-		// Members of an object, or of the objects of an array.
-		inner := child
-		if items, ok := child.GetMap("items"); ok {
-			inner = w.deref(items)
-		}
-		out = append(out, w.lines(inner, indent+"  ", depth+1)...)
 	}
 	return out
 }
