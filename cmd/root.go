@@ -106,6 +106,8 @@ or argument, missing path, unknown tool, invalid config).`,
 		newCmdImport(app),
 		newCmdDocs(app),
 		newCmdSchema(app),
+		newCmdNew(app),
+		newCmdFmt(app),
 		newCmdVersion(app),
 	)
 	root.InitDefaultCompletionCmd()

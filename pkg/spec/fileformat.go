@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -12,18 +13,25 @@ import (
 // `toolctl schema` prints (editor completion and validation). Parsing works
 // on YAML nodes to keep positions; TestSchemaMatchesParser keeps the two in
 // step.
+//
+// The schema rejects what the parser rejects, and unknown fields (a typo
+// must show in the editor). What lint judges by profile or configuration
+// (name style and length, a missing description, the allowed categories,
+// the fields an entry type needs) is described, not enforced: imported MCP
+// and OpenAI files legitimately differ, and TestSchemaAcceptsCorpora checks
+// that every file the parser reads cleanly is accepted.
 
 // SchemaID is where the schema is published; the $id of the document.
 const SchemaID = "https://toolctl.dev/schema/tool.json"
 
 type fileTool struct {
 	Schema         string            `json:"$schema,omitempty" jsonschema_description:"The JSON Schema this file follows (JSON files cannot carry the yaml-language-server modeline)."`
-	Name           string            `json:"name" jsonschema:"required,minLength=1,pattern=^[a-z][a-z0-9_]*$" jsonschema_description:"Unique id of the tool: snake_case, at most 64 characters by default; the file's base name should equal it."`
+	Name           string            `json:"name" jsonschema:"required,minLength=1" jsonschema_description:"Unique id of the tool: snake_case ([a-z][a-z0-9_]*), at most 64 characters by default; the file's base name should equal it. Checked by lint (name-snake-case, name-max-length), since imported MCP and OpenAI names may differ."`
 	Title          string            `json:"title,omitempty" jsonschema_description:"Human display name (MCP title)."`
-	Description    string            `json:"description" jsonschema:"required,minLength=1" jsonschema_description:"Level 1 text the model sees: third person, says WHAT the tool does and WHEN to use it; at most 200 characters by default."`
+	Description    string            `json:"description" jsonschema:"required" jsonschema_description:"Level 1 text the model sees: third person, says WHAT the tool does and WHEN to use it (a \"Use when ...\" clause or triggers); at most 200 characters by default."`
 	Detail         string            `json:"detail,omitempty" jsonschema_description:"Level 2 Markdown usage notes, at most 2000 characters by default."`
-	Category       string            `json:"category,omitempty" jsonschema:"example=http,example=database,example=file,example=ai,example=notification,example=custom" jsonschema_description:"One of the allowed categories (by default http, database, file, ai, notification, custom; configurable). Required in the Feagent dialect."`
-	Version        string            `json:"version,omitempty" jsonschema:"pattern=^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$,default=1.0.0" jsonschema_description:"Semantic version MAJOR.MINOR.PATCH (quote it in YAML)."`
+	Category       fileCategory      `json:"category,omitempty" jsonschema_description:"One of the allowed categories: http, database, file, ai, notification, custom by default (lint.categories in .toolctl.yaml changes the set). Required in the Feagent dialect."`
+	Version        string            `json:"version,omitempty" jsonschema:"pattern=^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(-[0-9A-Za-z.-]+)?(\\+[0-9A-Za-z.-]+)?$,default=1.0.0" jsonschema_description:"Semantic version MAJOR.MINOR.PATCH, default 1.0.0; quote it in YAML (\"1.0.0\") so it stays a string."`
 	Author         string            `json:"author,omitempty" jsonschema_description:"Author or maintainer."`
 	Icon           string            `json:"icon,omitempty" jsonschema_description:"An emoji or an image URL."`
 	Tags           []string          `json:"tags,omitempty" jsonschema_description:"Free-form tags for search."`
@@ -45,10 +53,10 @@ type fileTool struct {
 	Bind           map[string]fileBy `json:"bind,omitempty" jsonschema_description:"Parameters the agent must not see, filled at run time; removed from every export."`
 	Runtime        *fileRuntime      `json:"runtime,omitempty" jsonschema_description:"Timeout and retry settings."`
 	ID             string            `json:"id,omitempty" jsonschema_description:"SDK dialect: tool id."`
-	Type           string            `json:"type,omitempty" jsonschema:"enum=BUILTIN,enum=NATIVE,enum=REST,enum=MCP,enum=function" jsonschema_description:"SDK dialect tool type (BUILTIN, NATIVE, REST, MCP), or function in OpenAI's flat form."`
+	Type           fileToolType      `json:"type,omitempty" jsonschema_description:"SDK dialect tool type (BUILTIN, NATIVE, REST, MCP; any case), telling the entry type when there is no entry; or function in OpenAI's flat Responses form."`
 	Metadata       *fileMetadata     `json:"metadata,omitempty" jsonschema_description:"SDK dialect metadata."`
 	DocURL         string            `json:"documentation_url,omitempty" jsonschema:"format=uri" jsonschema_description:"Link to the tool's documentation."`
-	Strict         *bool             `json:"strict,omitempty" jsonschema_description:"OpenAI / Anthropic strict mode flag."`
+	Strict         *bool             `json:"strict,omitempty" jsonschema_description:"OpenAI / Anthropic strict mode flag, kept as written; toolctl export --strict makes a strict-valid schema whatever it says."`
 	Meta           map[string]any    `json:"_meta,omitempty" jsonschema_description:"MCP metadata, kept as is."`
 }
 
@@ -58,40 +66,113 @@ func (fileTool) JSONSchemaExtend(s *jsonschema.Schema) {
 }
 
 type fileEntry struct {
-	Type        string            `json:"type" jsonschema:"required,enum=builtin,enum=http,enum=rest,enum=javascript,enum=python,enum=command,enum=native,enum=mcp" jsonschema_description:"Executor: builtin, http (alias rest), javascript, python, command (alias native) or mcp."`
-	Handler     string            `json:"handler,omitempty" jsonschema:"enum=http_request,enum=llm_call,enum=file_reader,enum=json_transformer,enum=text_analyzer,enum=calculator,enum=datetime,enum=string,enum=array,enum=object" jsonschema_description:"builtin: the handler compiled into toolctl."`
-	URL         string            `json:"url,omitempty" jsonschema_description:"http: URL with {param} placeholders and ${ENV} variables."`
-	Method      string            `json:"method,omitempty" jsonschema:"enum=GET,enum=POST,enum=PUT,enum=PATCH,enum=DELETE,enum=HEAD" jsonschema_description:"http: request method."`
-	Headers     map[string]string `json:"headers,omitempty" jsonschema_description:"http: request headers; use ${ENV} for secrets."`
-	Query       map[string]any    `json:"query,omitempty" jsonschema_description:"http: query parameters."`
-	Body        any               `json:"body,omitempty" jsonschema_description:"http: request body template."`
-	Code        string            `json:"code,omitempty" jsonschema_description:"javascript: source defining function execute(input)."`
-	File        string            `json:"file,omitempty" jsonschema_description:"javascript: a file holding the code instead of code."`
-	Module      string            `json:"module,omitempty" jsonschema_description:"python: module to import."`
-	Function    string            `json:"function,omitempty" jsonschema_description:"python: function to call with the input."`
-	Path        string            `json:"path,omitempty" jsonschema_description:"python: directory added to sys.path."`
-	Interpreter string            `json:"interpreter,omitempty" jsonschema_description:"python: interpreter to run (default python3)."`
-	Command     []string          `json:"command,omitempty" jsonschema_description:"command: argv with {param} placeholders; no shell is used."`
-	Server      fileServer        `json:"server,omitempty" jsonschema_description:"mcp: a command line (stdio) or an http(s) URL (Streamable HTTP)."`
-	Tool        string            `json:"tool,omitempty" jsonschema_description:"mcp: the tool to call on the server."`
+	Type        fileEntryType     `json:"type" jsonschema:"required" jsonschema_description:"Executor and the fields it takes: builtin (handler), http or rest (url, method, headers, query, body), javascript (code or file), python (module, function, path, interpreter), command or native (command), mcp (server, tool). Any case."`
+	Handler     string            `json:"handler,omitempty" jsonschema:"enum=http_request,enum=llm_call,enum=file_reader,enum=json_transformer,enum=text_analyzer,enum=calculator,enum=datetime,enum=string,enum=array,enum=object" jsonschema_description:"builtin (required): the handler compiled into toolctl."`
+	URL         string            `json:"url,omitempty" jsonschema_description:"http (required): URL with {param} placeholders and ${ENV} variables (never printed)."`
+	Method      fileMethod        `json:"method,omitempty" jsonschema_description:"http: request method, default GET. For GET and DELETE the parameters not used elsewhere go to the query string, otherwise to a JSON body."`
+	Headers     map[string]string `json:"headers,omitempty" jsonschema_description:"http: request headers with {param} placeholders; write secrets as ${ENV}, never literally."`
+	Query       map[string]any    `json:"query,omitempty" jsonschema_description:"http: query parameters with {param} placeholders."`
+	Body        any               `json:"body,omitempty" jsonschema_description:"http: request body template with {param} placeholders (default: the unused parameters as JSON)."`
+	Code        string            `json:"code,omitempty" jsonschema_description:"javascript (code or file): source defining function execute(input) that returns the result or a Promise of it."`
+	File        string            `json:"file,omitempty" jsonschema_description:"javascript (code or file): a .js file holding the code, relative to the tool file."`
+	Module      string            `json:"module,omitempty" jsonschema_description:"python (required): module to import, e.g. slugify for slugify.py."`
+	Function    string            `json:"function,omitempty" jsonschema_description:"python (required): function of the module to call with the input (as keyword arguments, or as one dict)."`
+	Path        string            `json:"path,omitempty" jsonschema_description:"python: directory added to sys.path, relative to the tool file (default: the tool file's directory)."`
+	Interpreter string            `json:"interpreter,omitempty" jsonschema:"default=python3" jsonschema_description:"python: interpreter to run; a path with a slash is relative to the tool file."`
+	Command     []string          `json:"command,omitempty" jsonschema_description:"command (required): argv with {param} placeholders, run without a shell; the input also arrives as JSON on stdin. A program with a slash is relative to the tool file."`
+	Server      fileServer        `json:"server,omitempty" jsonschema_description:"mcp (required): a command line (stdio) or an http(s) URL (Streamable HTTP)."`
+	Tool        string            `json:"tool,omitempty" jsonschema_description:"mcp (required): the tool to call on the server."`
 }
 
-// JSONSchemaExtend requires each executor's own fields.
-func (fileEntry) JSONSchemaExtend(s *jsonschema.Schema) {
-	when := func(types []any, then *jsonschema.Schema) *jsonschema.Schema {
-		props := jsonschema.NewProperties()
-		props.Set("type", &jsonschema.Schema{Enum: types})
-		return &jsonschema.Schema{If: &jsonschema.Schema{Properties: props, Required: []string{"type"}}, Then: then}
+// schemaCategories is lint's default allowed set (lint.DefaultCategories;
+// spec cannot import lint), offered for completion.
+var schemaCategories = []string{"http", "database", "file", "ai", "notification", "custom"}
+
+type fileCategory struct{}
+
+// JSONSchema: the default categories for completion, any string accepted
+// (the set is configurable; lint's category-unknown checks it).
+func (fileCategory) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+		{Type: "string", Enum: stringsToAny(schemaCategories)},
+		{Type: "string"},
+	}}
+}
+
+type fileEntryType struct{}
+
+// JSONSchema: the entry types; the parser ignores case (HTTP is http).
+func (fileEntryType) JSONSchema() *jsonschema.Schema {
+	return anyCaseEnum([]string{"builtin", "http", "rest", "javascript", "python", "command", "native", "mcp"},
+		[]string{
+			"A handler compiled into toolctl (handler).",
+			"An HTTP request (url, method, headers, query, body).",
+			"Alias of http.",
+			"JavaScript in an embedded engine (code or file defining execute(input)).",
+			"A Python function run by python3 in a subprocess (module, function, path).",
+			"A local program, input as JSON on stdin (command: [argv...]).",
+			"Alias of command (SDK dialect).",
+			"A tool on an MCP server (server, tool).",
+		})
+}
+
+type fileMethod struct{}
+
+// JSONSchema: the HTTP methods; the runner upper-cases what is written.
+func (fileMethod) JSONSchema() *jsonschema.Schema {
+	s := anyCaseEnum([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, nil)
+	s.Default = "GET"
+	return s
+}
+
+type fileToolType struct{}
+
+// JSONSchema: the SDK tool types (any case, as the parser reads them) or
+// OpenAI's function.
+func (fileToolType) JSONSchema() *jsonschema.Schema {
+	s := anyCaseEnum([]string{"BUILTIN", "NATIVE", "REST", "MCP"}, []string{
+		"A builtin handler (entry type builtin).",
+		"A local program (entry type command).",
+		"An HTTP API (entry type http).",
+		"A tool on an MCP server (entry type mcp).",
+	})
+	s.AnyOf = append(s.AnyOf, &jsonschema.Schema{Const: "function", Description: "OpenAI's flat (Responses) form: {type: function, name, description, parameters}."})
+	return s
+}
+
+// anyCaseEnum accepts the values in any letter case while offering them,
+// with their descriptions, for completion. The pattern spells each letter
+// as a class ([Hh]) because editors evaluate it as a JavaScript regexp,
+// where (?i) does not exist.
+func anyCaseEnum(values, descriptions []string) *jsonschema.Schema {
+	alts := make([]string, len(values))
+	for i, v := range values {
+		var b strings.Builder
+		for _, r := range v {
+			lo, up := strings.ToLower(string(r)), strings.ToUpper(string(r))
+			if lo == up {
+				b.WriteString(regexp.QuoteMeta(string(r)))
+				continue
+			}
+			b.WriteString("[" + up + lo + "]")
+		}
+		alts[i] = b.String()
 	}
-	req := func(fields ...string) *jsonschema.Schema { return &jsonschema.Schema{Required: fields} }
-	s.AllOf = []*jsonschema.Schema{
-		when([]any{"builtin"}, req("handler")),
-		when([]any{"http", "rest"}, req("url")),
-		when([]any{"javascript"}, &jsonschema.Schema{AnyOf: []*jsonschema.Schema{req("code"), req("file")}}),
-		when([]any{"python"}, req("module", "function")),
-		when([]any{"command", "native"}, req("command")),
-		when([]any{"mcp"}, req("server", "tool")),
+	enum := &jsonschema.Schema{Type: "string", Enum: stringsToAny(values)}
+	if descriptions != nil {
+		enum.Extras = map[string]any{"enumDescriptions": descriptions, "markdownEnumDescriptions": descriptions}
 	}
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+		enum,
+		{Type: "string", Pattern: "^(" + strings.Join(alts, "|") + ")$"},
+	}}
+}
+
+// fileOpenAITool is OpenAI Chat Completions' wrapper, which the parser
+// reads as the tool inside it.
+type fileOpenAITool struct {
+	Type     string    `json:"type" jsonschema:"required,enum=function" jsonschema_description:"Always function."`
+	Function *fileTool `json:"function" jsonschema:"required" jsonschema_description:"The tool: name, description, parameters (a JSON Schema) and strict, plus any toolctl field."`
 }
 
 type fileServer struct{}
@@ -189,11 +270,11 @@ type fileStep struct {
 }
 
 type fileAnnotations struct {
-	Title           string `json:"title,omitempty" jsonschema_description:"Display name."`
-	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty" jsonschema_description:"The tool does not modify its environment."`
-	DestructiveHint *bool  `json:"destructiveHint,omitempty" jsonschema_description:"The tool may perform destructive updates."`
-	IdempotentHint  *bool  `json:"idempotentHint,omitempty" jsonschema_description:"Repeated calls with the same arguments have no further effect."`
-	OpenWorldHint   *bool  `json:"openWorldHint,omitempty" jsonschema_description:"The tool interacts with an open world of external entities."`
+	Title           string `json:"title,omitempty" jsonschema_description:"Display name (MCP annotations.title; the top-level title is preferred)."`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty" jsonschema:"default=false" jsonschema_description:"The tool does not modify its environment."`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty" jsonschema:"default=true" jsonschema_description:"The tool may perform destructive updates (meaningful when readOnlyHint is false)."`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty" jsonschema:"default=false" jsonschema_description:"Repeated calls with the same arguments have no further effect (meaningful when readOnlyHint is false)."`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty" jsonschema:"default=true" jsonschema_description:"The tool interacts with an open world of external entities (the web, a public API); false for a closed domain."`
 }
 
 type fileBy struct{}
@@ -214,12 +295,23 @@ func (fileBy) JSONSchema() *jsonschema.Schema {
 }
 
 type fileRuntime struct {
-	Timeout            fileDuration `json:"timeout,omitempty" jsonschema_description:"Deadline of one attempt."`
-	Retries            int          `json:"retries,omitempty" jsonschema:"minimum=0,maximum=100,default=0" jsonschema_description:"Retries of retryable failures (network, timeout, 429, 5xx)."`
-	RetryDelay         fileDuration `json:"retry_delay,omitempty" jsonschema_description:"Delay before the first retry."`
-	Backoff            string       `json:"backoff,omitempty" jsonschema:"enum=exponential,enum=fixed,default=exponential" jsonschema_description:"How the delay grows."`
-	MaxDelay           fileDuration `json:"max_delay,omitempty" jsonschema_description:"Upper bound of the delay."`
-	RetryNonIdempotent bool         `json:"retry_non_idempotent,omitempty" jsonschema:"default=false" jsonschema_description:"Also retry POST/PATCH requests."`
+	Timeout            fileDuration `json:"timeout,omitempty" jsonschema_description:"Deadline of one attempt, e.g. 30s (the default) or 2m; the process group of a python or command tool is killed at it."`
+	Retries            int          `json:"retries,omitempty" jsonschema:"minimum=0,maximum=100" jsonschema_description:"Retries of retryable failures (network errors, timeouts, HTTP 429 and 5xx; never 4xx nor invalid input). Default 2 for http and mcp entries and the http_request and llm_call builtins, 0 otherwise."`
+	RetryDelay         fileDuration `json:"retry_delay,omitempty" jsonschema_description:"Delay before the first retry, default 1s; a Retry-After header takes precedence."`
+	Backoff            string       `json:"backoff,omitempty" jsonschema:"enum=exponential,enum=fixed,default=exponential" jsonschema_description:"How the delay grows: exponential (doubles per attempt, with jitter) or fixed."`
+	MaxDelay           fileDuration `json:"max_delay,omitempty" jsonschema_description:"Upper bound of the delay between attempts, default 30s."`
+	RetryNonIdempotent bool         `json:"retry_non_idempotent,omitempty" jsonschema:"default=false" jsonschema_description:"Also retry POST and PATCH requests, which may repeat a side effect."`
+}
+
+// JSONSchemaExtend gives the durations their defaults (the runner's
+// DefaultTimeout, DefaultRetryDelay and DefaultMaxDelay); the tags of a
+// $ref-typed field cannot carry them.
+func (fileRuntime) JSONSchemaExtend(s *jsonschema.Schema) {
+	for key, def := range map[string]string{"timeout": "30s", "retry_delay": "1s", "max_delay": "30s"} {
+		if p, ok := s.Properties.Get(key); ok {
+			p.Default = def
+		}
+	}
 }
 
 type fileDuration struct{}
@@ -253,20 +345,24 @@ func FileSchema() ([]byte, error) {
 		return strings.ToUpper(name[:1]) + name[1:]
 	}}
 	s := r.Reflect(&fileTool{})
-	param := r.Reflect(&fileParameter{})
-	for k, v := range param.Definitions {
-		s.Definitions[k] = v
+	for _, extra := range []any{&fileParameter{}, &fileOpenAITool{}} {
+		for k, v := range r.Reflect(extra).Definitions {
+			s.Definitions[k] = v
+		}
 	}
+	s.Definitions["OpenAITool"].Description = "OpenAI Chat Completions' form: {type: function, function: {name, description, parameters}}."
 	s.ID = SchemaID
 	s.Title = "toolctl tool file"
-	s.Description = "A tool definition for LLM agents (toolctl). One tool, a list of tools, or {tools: [...]}."
+	s.Description = "A tool definition for LLM agents (toolctl). One tool, a list of tools, or {tools: [...]}; a tool may be in OpenAI's {type: function, function: {...}} wrapper."
 	tool := &jsonschema.Schema{Ref: "#/$defs/Tool"}
+	anyTool := &jsonschema.Schema{AnyOf: []*jsonschema.Schema{tool, {Ref: "#/$defs/OpenAITool"}}}
 	props := jsonschema.NewProperties()
-	props.Set("tools", &jsonschema.Schema{Type: "array", Items: tool})
+	props.Set("tools", &jsonschema.Schema{Type: "array", Items: anyTool, Description: "The tools of the file (an OpenAI-style request body or a list of tools)."})
 	s.Ref = ""
 	s.AnyOf = []*jsonschema.Schema{
 		tool,
-		{Type: "array", Items: tool},
+		{Ref: "#/$defs/OpenAITool"},
+		{Type: "array", Items: anyTool},
 		{Type: "object", Properties: props, Required: []string{"tools"}},
 	}
 	out, err := json.Marshal(s)

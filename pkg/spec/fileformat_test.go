@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,7 +103,11 @@ func TestSchemaRejectsBadFiles(t *testing.T) {
 		"missing description": "name: x\n",
 		"wrong tag type":      "name: x\ndescription: d\ntags: foo\n",
 		"unknown field":       "name: x\ndescription: d\ndescripton: d\n",
-		"bad entry":           "name: x\ndescription: d\nentry: {type: http}\n",
+		"entry field typo":    "name: x\ndescription: d\nentry: {type: http, urll: x}\n",
+		"entry without type":  "name: x\ndescription: d\nentry: {url: x}\n",
+		"unknown entry type":  "name: x\ndescription: d\nentry: {type: webhook}\n",
+		"openai wrapper typo": "type: function\nfunction: {name: x, description: d, paramters: {}}\n",
+		"openai wrapper only": "type: function\n",
 		"bad bind":            "name: x\ndescription: d\nbind: {k: {env: A, value: 1}}\n",
 		"bad duration":        "name: x\ndescription: d\nruntime: {timeout: soon}\n",
 		"bad list item":       "- name: x\n  description: d\n- 3\n",
@@ -115,6 +120,17 @@ func TestSchemaRejectsBadFiles(t *testing.T) {
 		"list":      "- name: x\n  description: d\n",
 		"container": "tools:\n  - name: x\n    description: d\n",
 		"extension": "name: x\ndescription: d\nx-team: core\n",
+		// Every dialect the parser reads (TestSchemaAcceptsCorpora checks
+		// real files; these are the shapes the corpora lack).
+		"openai wrapper":      "type: function\nfunction:\n  name: get_weather\n  description: d\n  parameters: {type: object, properties: {city: {type: string}}}\n  strict: true\n",
+		"openai list":         "- type: function\n  function: {name: a, description: d}\n- name: b\n  description: d\n",
+		"openai container":    "tools:\n  - type: function\n    function: {name: a, description: d}\n",
+		"openai responses":    "type: function\nname: a\ndescription: d\nparameters: {type: object}\nstrict: false\n",
+		"mcp":                 "name: a.b-c\ntitle: A\ndescription: d\ninputSchema: {type: object}\noutputSchema: {type: object}\nannotations: {readOnlyHint: true}\n",
+		"sdk":                 "id: a\nname: a\ndescription: d\ntype: builtin\nparameters: {properties: {x: {type: string}}}\nmetadata: {category: http}\n",
+		"entry type any case": "name: a\ndescription: d\nentry: {type: HTTP, url: x, method: get}\n",
+		"feagent entry alone": "name: a\ndescription: d\ncategory: http\nentry: {type: http}\nparameters: [{name: url, type: string, required: true}]\nreturns: {type: object, description: d}\n",
+		"custom category":     "name: a\ndescription: d\ncategory: billing\n",
 	} {
 		if err := s.Validate(asJSON(t, []byte(src))); err != nil {
 			t.Errorf("%s: rejected: %v", name, err)
@@ -158,5 +174,57 @@ func TestSchemaHandlerEnumIsBuiltinHandlers(t *testing.T) {
 	want := `"enum":["` + strings.Join(BuiltinHandlers, `","`) + `"]`
 	if !bytes.Contains(bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte(" "), nil), []byte("\n"), nil), []byte(want)) {
 		t.Errorf("entry.handler's enum in fileformat.go differs from BuiltinHandlers %v", BuiltinHandlers)
+	}
+}
+
+// Completion and hover are only as good as the schema: every property has
+// a description, and the closed sets and defaults are there.
+func TestSchemaDescribesEveryField(t *testing.T) {
+	raw, err := FileSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := DecodeJSON(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		switch v := v.(type) {
+		case *Map:
+			if props, ok := v.GetMap("properties"); ok && !strings.Contains(ptr, "/if") {
+				for i := 0; i < props.Len(); i++ {
+					k, p := props.At(i)
+					if pm, _ := p.(*Map); pm == nil || !pm.Has("description") {
+						t.Errorf("%s/properties/%s has no description", ptr, k)
+					}
+				}
+			}
+			for i := 0; i < v.Len(); i++ {
+				k, c := v.At(i)
+				walk(c, ptr+"/"+k)
+			}
+		case []any:
+			for i, c := range v {
+				walk(c, ptr+"/"+strconv.Itoa(i))
+			}
+		}
+	}
+	walk(doc, "")
+
+	flat := string(bytes.Join(bytes.Fields(raw), nil))
+	for _, want := range []string{
+		`"shareable_scope":{"type":"string","enum":["private","team","public"]`,
+		`"default":"private"`, `"default":"1.0.0"`, `"default":"exponential"`,
+		`"default":"GET"`, `"default":"python3"`, `"default":"30s"`,
+		`"enum":["builtin","http","rest","javascript","python","command","native","mcp"]`,
+		`"enum":["GET","POST","PUT","PATCH","DELETE","HEAD"]`,
+		`"enum":["http","database","file","ai","notification","custom"]`,
+		`"enum":["string","number","integer","boolean","object","array","any"]`,
+		`"$ref":"#/$defs/OpenAITool"`,
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the schema lacks %s", want)
+		}
 	}
 }
