@@ -26,6 +26,11 @@ const MaxFileSize = 16 << 20
 
 // File is one parsed source file: the tools it defines and every problem
 // found while reading it.
+//
+// The syntax trees (the yaml.Nodes behind the tools) are not to be read
+// for comments: the fast YAML and JSON parsers leave HeadComment,
+// LineComment and FootComment empty, and only the files they refuse get
+// yaml.v3's. A command that needs comments parses the source itself.
 type File struct {
 	Path   string
 	Data   []byte
@@ -143,6 +148,23 @@ func (f *File) parse(d *decoder) {
 	if !utf8.Valid(data) {
 		f.fail(f.PosAt(firstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
 		return
+	}
+	// yaml.v3's scanner is most of lint's time; parseYAMLNode builds the
+	// same tree (without comments) for the YAML it is sure of, always with
+	// a mapping or a sequence at the root, and the rest takes the path
+	// below, which gives the errors. JSON is YAML: a .yaml file that holds
+	// a JSON object or array gets the JSON parser's tree.
+	if !f.isJSON() && yamlFastPath {
+		doc, ok := parseYAMLNode(data)
+		if !ok {
+			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+				doc, ok = parseJSONNode(data)
+			}
+		}
+		if ok {
+			f.document(d, resolve(doc.Content[0]), 0)
+			return
+		}
 	}
 	// yaml.v3's flow scanner is slow; parseJSONNode builds the same tree
 	// for the JSON it is sure of, and the rest takes the path below.
