@@ -33,6 +33,19 @@ const localised = JSON.parse(
 // repo schema's "$ref": "http://json-schema.org/draft-07/schema#" resolves
 // inside the bundle; its $schema would switch dialects mid-document.
 delete draft07.$schema;
+// Editor-only annotations (VS Code's enumDescriptions, ...) are not JSON
+// Schema keywords; ajv's strict mode refuses unknown keywords, so they go.
+const editorOnly = new Set(["enumDescriptions", "markdownDescription", "markdownEnumDescriptions", "defaultSnippets", "deprecationMessage", "doNotSuggest"]);
+const strip = (v) => {
+  if (Array.isArray(v)) return v.forEach(strip);
+  if (v && typeof v === "object") {
+    for (const k of Object.keys(v)) {
+      if (editorOnly.has(k)) delete v[k];
+      else strip(v[k]);
+    }
+  }
+};
+strip(tool);
 localised.$defs = { ...tool.$defs, ...localised.$defs, Draft07: draft07 };
 for (const name of Object.keys(wrapper.$defs)) {
   if (name in tool.$defs) {
