@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,10 +16,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolctl/toolctl/pkg/run"
@@ -307,14 +304,14 @@ func (c *liveConn) fail(ctx context.Context, what string, err error) error {
 			return fmt.Errorf("the MCP server at %s refused %s (HTTP %d); pass its credentials, e.g. --header 'Authorization: Bearer ${TOKEN}'", c.opts.URL, what, st)
 		case st == http.StatusNotFound:
 			return fmt.Errorf("no MCP endpoint at %s (HTTP 404); check the URL (Streamable HTTP endpoints are often at /mcp)", c.opts.URL)
-		case st >= 400 && serverRPCError(err) == nil:
+		case st >= 400 && run.ServerRPCError(err) == nil:
 			return fmt.Errorf("the MCP server at %s failed %s (HTTP %d): %v", c.opts.URL, what, st, err)
 		}
-		if isNetworkError(err) {
-			return fmt.Errorf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", c.opts.URL, rootCause(err))
+		if run.IsNetworkError(err) {
+			return fmt.Errorf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", c.opts.URL, run.RootCause(err))
 		}
 	}
-	if werr := serverRPCError(err); werr != nil {
+	if werr := run.ServerRPCError(err); werr != nil {
 		return fmt.Errorf("the MCP server %s rejected %s: %s (JSON-RPC error %d)", c.name(), what, werr.Message, werr.Code)
 	}
 	if c.proc != nil {
@@ -336,50 +333,6 @@ func (c *liveConn) withStderr(err error) error {
 			lines = lines[len(lines)-5:]
 		}
 		return fmt.Errorf("%w; its stderr ends with: %s", err, strings.Join(lines, "\n"))
-	}
-	return err
-}
-
-// codeRejected is the SDK's own "rejected by transport" wrapper around a
-// request that never reached the server (see pkg/run/mcp.go).
-const codeRejected = -32005
-
-// serverRPCError finds the JSON-RPC error the server answered with.
-func serverRPCError(err error) *jsonrpc.Error {
-	if err == nil {
-		return nil
-	}
-	if w, ok := err.(*jsonrpc.Error); ok && w.Code != codeRejected {
-		return w
-	}
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		return serverRPCError(u.Unwrap())
-	case interface{ Unwrap() []error }:
-		for _, e := range u.Unwrap() {
-			if w := serverRPCError(e); w != nil {
-				return w
-			}
-		}
-	}
-	return nil
-}
-
-func isNetworkError(err error) bool {
-	var op *net.OpError
-	var dns *net.DNSError
-	return errors.As(err, &op) || errors.As(err, &dns) ||
-		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
-}
-
-func rootCause(err error) error {
-	var op *net.OpError
-	if errors.As(err, &op) {
-		return op
-	}
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return dns
 	}
 	return err
 }

@@ -42,7 +42,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -52,7 +51,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -393,10 +391,10 @@ func (x *mcpCall) fail(ctx context.Context, err error, session *mcp.ClientSessio
 	}
 	// before JSON-RPC errors: the SDK wraps a failed request in its own
 	// "rejected by transport" JSON-RPC error
-	if x.rec != nil && isNetworkError(err) {
-		return &Error{Kind: NetworkError, Message: fmt.Sprintf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", t.url, rootCause(err)), Err: err}
+	if x.rec != nil && IsNetworkError(err) {
+		return &Error{Kind: NetworkError, Message: fmt.Sprintf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", t.url, RootCause(err)), Err: err}
 	}
-	if werr := serverRPCError(err); werr != nil {
+	if werr := ServerRPCError(err); werr != nil {
 		if session == nil {
 			return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("the MCP server %s rejected the initialize handshake: %s (JSON-RPC error %d)", t.server(), werr.Message, werr.Code), Err: err}
 		}
@@ -454,53 +452,6 @@ func (x *mcpCall) withStderr(e *Error) *Error {
 		}
 	}
 	return e
-}
-
-// codeRejected is the SDK's own "rejected by transport" error (jsonrpc2's
-// ErrRejected), which wraps a request that never reached the server.
-const codeRejected = -32005
-
-// serverRPCError finds the JSON-RPC error the server answered with in
-// err's tree, skipping the SDK's codeRejected wrapper.
-func serverRPCError(err error) *jsonrpc.Error {
-	if err == nil {
-		return nil
-	}
-	if w, ok := err.(*jsonrpc.Error); ok && w.Code != codeRejected {
-		return w
-	}
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		return serverRPCError(u.Unwrap())
-	case interface{ Unwrap() []error }:
-		for _, e := range u.Unwrap() {
-			if w := serverRPCError(e); w != nil {
-				return w
-			}
-		}
-	}
-	return nil
-}
-
-func isNetworkError(err error) bool {
-	var op *net.OpError
-	var dns *net.DNSError
-	return errors.As(err, &op) || errors.As(err, &dns) ||
-		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
-}
-
-// rootCause is the innermost error: "dial tcp 127.0.0.1:1: connect:
-// connection refused" rather than the SDK's whole chain.
-func rootCause(err error) error {
-	var op *net.OpError
-	if errors.As(err, &op) {
-		return op
-	}
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return dns
-	}
-	return err
 }
 
 // mcpHTTPRecorder is the HTTP client's transport for a Streamable HTTP

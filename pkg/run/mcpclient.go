@@ -2,8 +2,12 @@ package run
 
 import (
 	"context"
+	"errors"
 	"io"
+	"net"
+	"syscall"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -67,3 +71,51 @@ func (s *MCPServerProcess) StderrTail() string { return s.p.tail.String() }
 // Stop closes the server's stdin, waits a moment for it to exit, then
 // kills its process group.
 func (s *MCPServerProcess) Stop() { s.p.stop() }
+
+// codeRejected is the SDK's own "rejected by transport" error (jsonrpc2's
+// ErrRejected), which wraps a request that never reached the server.
+const codeRejected = -32005
+
+// ServerRPCError finds the JSON-RPC error the server answered with in
+// err's tree, skipping the SDK's codeRejected wrapper.
+func ServerRPCError(err error) *jsonrpc.Error {
+	if err == nil {
+		return nil
+	}
+	if w, ok := err.(*jsonrpc.Error); ok && w.Code != codeRejected {
+		return w
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return ServerRPCError(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if w := ServerRPCError(e); w != nil {
+				return w
+			}
+		}
+	}
+	return nil
+}
+
+// IsNetworkError tells a connection failure (refused, reset, DNS).
+func IsNetworkError(err error) bool {
+	var op *net.OpError
+	var dns *net.DNSError
+	return errors.As(err, &op) || errors.As(err, &dns) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
+}
+
+// RootCause is the innermost error: "dial tcp 127.0.0.1:1: connect:
+// connection refused" rather than the SDK's whole chain.
+func RootCause(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return dns
+	}
+	return err
+}
