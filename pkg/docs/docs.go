@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/toolctl/toolctl/pkg/export"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -153,22 +154,10 @@ func where(t *spec.Tool) string {
 	return t.Path()
 }
 
-// pageFile is the page of a tool: its name with a-z, A-Z, 0-9, _, - and .
-// (not leading) kept and anything else turned into _, so that no name
-// escapes the directory.
+// pageFile is the page of a tool: its export file name (no name escapes
+// the directory) with the format's extension.
 func pageFile(name string, f Format) string {
-	var b strings.Builder
-	for i, r := range name {
-		ok := r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || (r == '.' && i > 0))
-		if !ok {
-			r = '_'
-		}
-		b.WriteRune(r)
-	}
-	if b.Len() == 0 {
-		b.WriteString("tool")
-	}
-	return b.String() + f.Ext()
+	return export.FileName(name) + f.Ext()
 }
 
 // link is a reference to a tool: File is "" when the tool is not in the set.

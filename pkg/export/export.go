@@ -440,7 +440,7 @@ func (r *Result) Files() ([]File, error) {
 	out := make([]File, 0, len(r.Items))
 	seen := map[string]*spec.Tool{}
 	for _, it := range r.Items {
-		name := fileName(it.Name) + r.Options.Ext()
+		name := FileName(it.Name) + r.Options.Ext()
 		key := strings.ToLower(name) // case-insensitive file systems
 		if prev, ok := seen[key]; ok {
 			return nil, &Error{Problems: []Problem{{Tool: it.Tool, Pointer: "/name", Rule: "name-unique",
@@ -467,9 +467,10 @@ func (r *Result) Files() ([]File, error) {
 	return out, nil
 }
 
-// fileName keeps a-z, A-Z, 0-9, _, - and . (not leading) and turns every
-// other character into _, so that a name never escapes the directory.
-func fileName(name string) string {
+// FileName is a tool's name as a file name: a-z, A-Z, 0-9, _, - and . (not
+// leading) kept and every other character turned into _, so that a name
+// never escapes the directory. docs names its pages the same way.
+func FileName(name string) string {
 	var b strings.Builder
 	for i, r := range name {
 		ok := r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || (r == '.' && i > 0))

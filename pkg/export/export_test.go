@@ -93,7 +93,7 @@ func TestGolden(t *testing.T) {
 			dir := filepath.Join(goldenDir, v.dir)
 			seen := map[string]bool{}
 			for _, tool := range tools {
-				base := fileName(tool.Name)
+				base := FileName(tool.Name)
 				doc, ws, err := Export([]*spec.Tool{tool}, v.opts)
 				var refused *Error
 				switch {
@@ -333,7 +333,7 @@ func TestFilesPerTool(t *testing.T) {
 			}
 		}
 	}
-	if got := fileName("../etc/passwd"); strings.ContainsAny(got, "/\\") || strings.HasPrefix(got, ".") {
+	if got := FileName("../etc/passwd"); strings.ContainsAny(got, "/\\") || strings.HasPrefix(got, ".") {
 		t.Errorf("fileName escapes: %q", got)
 	}
 }

@@ -34,7 +34,7 @@ func (f *file) formatJSON(src []byte) ([]byte, error) {
 	if err := f.tools(doc, false); err != nil {
 		return nil, err
 	}
-	out, merr := spec.MarshalJSONIndent(nodeValue(root))
+	out, merr := spec.MarshalJSONIndent(spec.NodeValue(root))
 	if merr != nil {
 		return nil, Errors{f.errAt(nil, "cannot write the formatted JSON: %v", merr)}
 	}
@@ -158,33 +158,4 @@ func (d *jsonReader) skip(off int64) int64 {
 		break
 	}
 	return off
-}
-
-// nodeValue converts a node tree to the values spec encodes as JSON.
-func nodeValue(n *yaml.Node) any {
-	switch n.Kind {
-	case yaml.MappingNode:
-		m := spec.NewMap(len(n.Content) / 2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			m.Set(n.Content[i].Value, nodeValue(n.Content[i+1]))
-		}
-		return m
-	case yaml.SequenceNode:
-		list := make([]any, len(n.Content))
-		for i, c := range n.Content {
-			list[i] = nodeValue(c)
-		}
-		return list
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!int", "!!float":
-			return json.Number(n.Value)
-		case "!!bool":
-			return n.Value == "true"
-		case "!!null":
-			return nil
-		}
-		return n.Value
-	}
-	return nil
 }

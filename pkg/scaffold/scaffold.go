@@ -371,7 +371,7 @@ func toJSON(data []byte, schemaRef string) ([]byte, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("internal error: %v", err)
 	}
-	v, ok := plain(doc.Content[0]).(*spec.Map)
+	v, ok := spec.NodeValue(doc.Content[0]).(*spec.Map)
 	if !ok {
 		return nil, fmt.Errorf("internal error: the scaffold is not a mapping")
 	}
@@ -379,30 +379,4 @@ func toJSON(data []byte, schemaRef string) ([]byte, error) {
 		v.SetFirst("$schema", schemaRef)
 	}
 	return spec.MarshalJSONIndent(v)
-}
-
-func plain(n *yaml.Node) any {
-	switch n.Kind {
-	case yaml.MappingNode:
-		m := spec.NewMap(len(n.Content) / 2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			m.Set(n.Content[i].Value, plain(n.Content[i+1]))
-		}
-		return m
-	case yaml.SequenceNode:
-		list := make([]any, len(n.Content))
-		for i, c := range n.Content {
-			list[i] = plain(c)
-		}
-		return list
-	}
-	switch n.Tag {
-	case "!!int", "!!float":
-		return json.Number(n.Value)
-	case "!!bool":
-		return n.Value == "true"
-	case "!!null":
-		return nil
-	}
-	return n.Value
 }

@@ -380,6 +380,40 @@ func encodeJSONString(buf *bytes.Buffer, s string) {
 // MarshalYAML renders the Map as a mapping node in key order.
 func (m *Map) MarshalYAML() (any, error) { return ValueNode(m), nil }
 
+// NodeValue is the inverse of ValueNode for plain JSON-like trees: mappings
+// become *Map (key order kept), numbers json.Number, and every other scalar
+// its resolved value. Aliases and merge keys are not followed.
+func NodeValue(n *yaml.Node) any {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 1 {
+			return NodeValue(n.Content[0])
+		}
+		return nil
+	case yaml.MappingNode:
+		m := NewMap(len(n.Content) / 2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m.Set(n.Content[i].Value, NodeValue(n.Content[i+1]))
+		}
+		return m
+	case yaml.SequenceNode:
+		list := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			list[i] = NodeValue(c)
+		}
+		return list
+	}
+	switch n.Tag {
+	case "!!int", "!!float":
+		return json.Number(n.Value)
+	case "!!bool":
+		return n.Value == "true"
+	case "!!null":
+		return nil
+	}
+	return n.Value
+}
+
 // ValueNode converts a value to a yaml.Node: multi-line strings become
 // literal block scalars, key order is kept.
 func ValueNode(v any) *yaml.Node {
