@@ -188,3 +188,16 @@ func FuzzParseFile(f *testing.F) {
 		}
 	})
 }
+
+// yaml.v3 reports a tab in indentation at the line of the key before it;
+// the error points at the tab.
+func TestTabIndentErrorPointsAtTheTab(t *testing.T) {
+	f := ParseFile("t.yaml", []byte("name: a\ndescription: b\n\t entry: x\n"))
+	if len(f.Errors) != 1 {
+		t.Fatalf("errors: %v", f.Errors)
+	}
+	e := f.Errors[0]
+	if e.Span.Start != (Pos{3, 1}) || !strings.Contains(e.Msg, "tab") {
+		t.Errorf("got %d:%d %q, want 3:1 and a message about the tab", e.Span.Start.Line, e.Span.Start.Col, e.Msg)
+	}
+}

@@ -423,10 +423,34 @@ func (f *File) syntaxError(err error) *Error {
 	if !ok || (scanner && p.Line != line) {
 		p, gmsg = f.columnIn(line, msg), msg
 	}
+	// yaml.v3 reports a tab in indentation at the line before it (where
+	// the open key started); point at the tab itself.
+	if strings.Contains(msg, "found a tab character") {
+		if tp, ok := f.tabInIndent(line); ok {
+			p, gmsg = tp, msg
+		}
+	}
 	return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "YAML syntax error: " + f.hint(p, gmsg)}
 }
 
 func (f *File) isJSON() bool { return strings.EqualFold(filepath.Ext(f.Path), ".json") }
+
+// tabInIndent finds the first tab in the indentation of a line from
+// line on.
+func (f *File) tabInIndent(line int) (Pos, bool) {
+	for l := max(line, 1); l <= line+3; l++ {
+		text := []rune(f.Line(l))
+		for i, r := range text {
+			if r == '\t' {
+				return Pos{l, i + 1}, true
+			}
+			if r != ' ' {
+				break
+			}
+		}
+	}
+	return Pos{}, false
+}
 
 // columnIn finds the column of a problem yaml.v3 located only by line: the
 // colon of a misplaced mapping value, else the line's first token.
