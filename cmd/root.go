@@ -108,6 +108,7 @@ or argument, missing path, unknown tool, invalid config).`,
 		newCmdSchema(app),
 		newCmdNew(app),
 		newCmdFmt(app),
+		newCmdServe(app),
 		newCmdVersion(app),
 	)
 	root.InitDefaultCompletionCmd()

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Measures `toolctl serve` under load: bench/mcpload makes -n tools/call
+# requests of the calculator over stdio with C concurrent callers, against
+# `toolctl serve tools/` and against a reference server written with the
+# official TypeScript SDK (bench/ts-calculator-server.mjs: one equivalent
+# calculator tool). Each server and concurrency runs -runs times,
+# alternating, and the median run (by calls/s) is reported. Prints a
+# Markdown table with calls/s, p50/p99 latency, the server's CPU time per
+# call, and the ratio of the two servers.
+#
+#   bench/serve.sh [-n 20000] [-c 1,8] [-runs 3] [-skip-ts]
+#
+# The TypeScript SDK is installed from npm once into
+# ${XDG_CACHE_HOME:-~/.cache}/toolctl-bench/npm-mcp; without npm its rows
+# say why they are missing. This is a benchmark, not a test: nothing fails
+# on a slow machine.
+set -euo pipefail
+
+n=20000
+conc=1,8
+runs=3
+skip_ts=""
+while (($#)); do
+	case $1 in
+	-n) n=${2:?-n needs a number}; shift 2 ;;
+	-c) conc=${2:?-c needs a list of concurrencies, e.g. 1,8}; shift 2 ;;
+	-runs) runs=${2:?-runs needs a number}; shift 2 ;;
+	-skip-ts) skip_ts=1; shift ;;
+	-h | -help | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "serve.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "serve.sh: -n takes a positive number" >&2; exit 2; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "serve.sh: -runs takes a positive number" >&2; exit 2; }
+[[ $conc =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || { echo "serve.sh: -c takes numbers separated by commas, e.g. 1,8" >&2; exit 2; }
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+log() { echo "serve.sh: $*" >&2; }
+
+(cd "$repo" && go build -o "$tmp/toolctl" . && go build -o "$tmp/mcpload" ./bench/mcpload)
+
+# The reference server: the official TypeScript SDK from npm, once.
+sdk_version=1.32.2
+npm_dir=${XDG_CACHE_HOME:-$HOME/.cache}/toolctl-bench/npm-mcp
+ts_status=""
+if [[ -n $skip_ts ]]; then
+	ts_status="-skip-ts"
+elif ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	ts_status="node/npm not installed"
+elif [[ ! -f $npm_dir/node_modules/@modelcontextprotocol/sdk/package.json ]] ||
+	[[ $(node -p "require('$npm_dir/node_modules/@modelcontextprotocol/sdk/package.json').version") != "$sdk_version" ]]; then
+	log "installing @modelcontextprotocol/sdk@$sdk_version into $npm_dir"
+	mkdir -p "$npm_dir"
+	[[ -f $npm_dir/package.json ]] || echo '{"private": true}' >"$npm_dir/package.json"
+	if ! timeout 600 npm install --prefix "$npm_dir" --no-audit --no-fund --loglevel=error "@modelcontextprotocol/sdk@$sdk_version" zod@3 >"$tmp/npm.log" 2>&1; then
+		tail -n 5 "$tmp/npm.log" >&2
+		ts_status="npm unreachable"
+	fi
+fi
+if [[ -z $ts_status ]]; then
+	# ESM resolves packages from the script's own directory.
+	cp "$repo/bench/ts-calculator-server.mjs" "$npm_dir/"
+fi
+
+toolctl_cmd=("$tmp/toolctl" serve "$repo/tools")
+ts_cmd=(node "$npm_dir/ts-calculator-server.mjs")
+
+# load LABEL C CMD...: one mcpload run, its JSON report appended to results.
+results=$tmp/results.jsonl
+load() {
+	local label=$1 c=$2
+	shift 2
+	"$tmp/mcpload" -json -label "$label" -n "$n" -c "$c" -- "$@" >>"$results"
+}
+
+IFS=, read -ra cs <<<"$conc"
+for c in "${cs[@]}"; do
+	for ((r = 1; r <= runs; r++)); do
+		log "concurrency $c, run $r/$runs"
+		load toolctl "$c" "${toolctl_cmd[@]}"
+		[[ -n $ts_status ]] || load ts "$c" "${ts_cmd[@]}"
+	done
+done
+
+versions="toolctl $(cd "$repo" && git describe --always --dirty 2>/dev/null || echo dev), $(go version | cut -d' ' -f3)"
+[[ -n $ts_status ]] || versions+=", @modelcontextprotocol/sdk $sdk_version, node $(node --version)"
+python3 - "$results" "$n" "$(nproc)" "$versions" "$ts_status" <<'PY'
+import json, statistics, sys
+path, n, cpus, versions, ts_status = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+runs = [json.loads(l) for l in open(path)]
+def median_run(label, c):
+    rs = sorted((r for r in runs if r["label"] == label and r["concurrency"] == c), key=lambda r: r["calls_per_sec"])
+    return rs[len(rs) // 2] if rs else None
+names = {"toolctl": "toolctl serve (calculator builtin)", "ts": "TypeScript SDK reference"}
+print(f"| server ({n} tools/call over stdio, {cpus} CPUs) | callers | calls/s | p50 (ms) | p99 (ms) | server CPU (µs/call) |")
+print("|---|---:|---:|---:|---:|---:|")
+for c in sorted({r["concurrency"] for r in runs}):
+    t, s = median_run("toolctl", c), median_run("ts", c)
+    for label, r in (("toolctl", t), ("ts", s)):
+        if r:
+            print(f"| {names[label]} | {c} | {r['calls_per_sec']:,.0f} | {r['p50_ms']:.3f} | {r['p99_ms']:.3f} | {r['server_cpu_us_per_call']:.0f} |")
+        elif label == "ts":
+            print(f"| {names[label]} | {c} | skipped ({ts_status}) | | | |")
+    if t and s:
+        print(f"| **toolctl / TypeScript** | {c} | **{t['calls_per_sec'] / s['calls_per_sec']:.2f}x** | {t['p50_ms'] / s['p50_ms']:.2f}x | {t['p99_ms'] / s['p99_ms']:.2f}x | {t['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x |")
+print()
+print(f"Median of the runs by calls/s; {versions}.")
+PY

@@ -1,0 +1,321 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/validate"
+)
+
+// anyStructuredContent is the first protocol revision whose
+// structuredContent may be any JSON value (SEP-2106); before it, the
+// schema types it { [key: string]: unknown } (2025-06-18 and 2025-11-25
+// schema.ts, CallToolResult.structuredContent).
+const anyStructuredContent = "2026-07-28"
+
+// maxDetail bounds the error detail (a response body, a traceback) put in
+// an isError result: enough for a model to correct itself, not a page.
+const maxDetail = 2000
+
+// callTool answers tools/call. Failures of the tool — invalid arguments
+// included — are results with isError, which the model sees and can act
+// on; only an unknown tool is a protocol error (JSON-RPC -32602), as the
+// spec's "Error Handling" section (2025-06-18 server/tools) lists them.
+func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
+	name := req.Params.Name
+	s.mu.RLock()
+	t := s.tools[name]
+	s.mu.RUnlock()
+	if t == nil {
+		// Removed by a reload after the SDK found it.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+	}
+	if !s.calls.begin() {
+		return errorResult("the server is shutting down; the call was not run"), nil
+	}
+	defer s.calls.end()
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.printf("internal error in a call of %s: %v\n%s", name, p, debug.Stack())
+			res, err = errorResult(fmt.Sprintf("internal error in toolctl serve while calling %s: %v; please report it", name, p)), nil
+		}
+	}()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.stop, cancel)
+	defer stop()
+
+	return s.run(ctx, t, req.Params.Arguments, req.ProtocolVersion()), nil
+}
+
+// run runs one call and renders its result. Local builtins (pure Go,
+// CPU-bound) run on the worker pool; the network builtins on the
+// handler's goroutine, as they honour their context. Every other entry
+// runs under a watchdog that only guards against an executor ignoring its
+// context (the runner enforces the tool's timeout): a hung call still
+// answers and never holds the server, or its shutdown, up.
+func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol string) *sdk.CallToolResult {
+	call := func() *sdk.CallToolResult {
+		args, msg := decodeArguments(raw)
+		if msg != "" {
+			return errorResult(fmt.Sprintf("ValidationError in %s: %s", t.name, msg))
+		}
+		r, err := s.opts.Runner.Run(ctx, t.spec, args)
+		if err != nil {
+			return failure(err)
+		}
+		return s.result(t, r.Value, protocol)
+	}
+	if t.spec.EntryKind() == spec.EntryBuiltin {
+		if t.local {
+			return s.pool.do(ctx, t.name, call)
+		}
+		return call()
+	}
+	done := make(chan *sdk.CallToolResult, 1)
+	go func() { done <- safely(t.name, call) }()
+	watchdog := time.NewTimer(s.watchdog(t))
+	defer watchdog.Stop()
+	select {
+	case res := <-done:
+		return res
+	case <-ctx.Done():
+		if s.stop.Err() != nil {
+			return errorResult(fmt.Sprintf("ToolExecutionError in %s: cancelled: the server is shutting down", t.name))
+		}
+		return errorResult(fmt.Sprintf("ToolExecutionError in %s: cancelled by the client", t.name))
+	case <-watchdog.C:
+		s.log.printf("%s: the call did not return after its timeout and retries; abandoning it", t.name)
+		return errorResult(fmt.Sprintf("TimeoutError in %s: no result within the tool's timeout", t.name))
+	}
+}
+
+// safely runs f, turning a panic into an isError result: the goroutine
+// it runs on (a worker, a call's own) must not take the server down.
+func safely(name string, f func() *sdk.CallToolResult) (res *sdk.CallToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = errorResult(fmt.Sprintf("internal error in toolctl serve while calling %s: %v; please report it", name, p))
+		}
+	}()
+	return f()
+}
+
+// watchdog is the longest a call may take under its policy, plus slack.
+func (s *Server) watchdog(t *tool) time.Duration {
+	p := s.opts.Runner.PolicyFor(t.spec)
+	n := time.Duration(p.Retries + 1)
+	return p.Timeout*n + p.MaxDelay*(n-1) + 5*time.Second
+}
+
+// decodeArguments reads tools/call arguments as the runner takes input:
+// a JSON object with exact numbers. Absent or null arguments are {}.
+func decodeArguments(raw json.RawMessage) (map[string]any, string) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, ""
+	}
+	if raw[0] != '{' {
+		return nil, "arguments must be a JSON object of parameters"
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Sprintf("arguments are not valid JSON: %v", err)
+	}
+	return m, ""
+}
+
+// result renders a successful call. A string is text content. Any other
+// value is JSON: the text content holds its serialization ("a tool that
+// returns structured content SHOULD also return the serialized JSON in a
+// TextContent block", 2025-06-18 server/tools#structured-content), and
+// structuredContent the value itself when the negotiated revision allows
+// it: an object always, an array or scalar from 2026-07-28 on (SEP-2106).
+// Older revisions get a non-object as text only rather than a wrapper
+// such as {"result": v}, which would invent a shape the tool never
+// declared.
+func (s *Server) result(t *tool, v any, protocol string) *sdk.CallToolResult {
+	if str, ok := v.(string); ok && t.output == nil {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: str}}}
+	}
+	data, err := marshal(v)
+	if err != nil {
+		return errorResult(fmt.Sprintf("ToolExecutionError in %s: the result cannot be written as JSON: %v", t.name, err))
+	}
+	_, isObject := v.(map[string]any)
+	if !isObject {
+		isObject = len(data) > 0 && data[0] == '{'
+	}
+	if t.output != nil {
+		if msg := checkOutput(t, v, data); msg != "" {
+			return errorResult(msg)
+		}
+	}
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}}
+	if isObject || (v != nil && protocol >= anyStructuredContent) {
+		res.StructuredContent = json.RawMessage(data)
+	}
+	return res
+}
+
+// checkOutput validates a result against the tool's output schema.
+func checkOutput(t *tool, v any, data []byte) string {
+	plain := plainJSON(v)
+	if plain && validate.Conforms(t.outSchema, v) {
+		return ""
+	}
+	if !plain {
+		// Values the validator does not know (e.g. []string): validate
+		// what the client receives.
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return ""
+		}
+	}
+	ps := validate.Validate(t.output, v)
+	if len(ps) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ToolExecutionError in %s: the result does not match the tool's output schema (returns):", t.name)
+	for _, p := range ps {
+		where := validate.PointerLabel(p.Pointer)
+		if where == "" {
+			where = "the result"
+		}
+		fmt.Fprintf(&b, "\n- %s: %s", where, p.Message)
+	}
+	fmt.Fprintf(&b, "\nFix the tool or its returns section in %s. The result was:\n%s", t.spec.Path(), truncate(string(data), maxDetail))
+	return b.String()
+}
+
+// plainJSON tells whether v holds only the types the validator takes.
+func plainJSON(v any) bool {
+	switch v := v.(type) {
+	case nil, bool, string, json.Number, float64, float32, int, int64, int32, uint, uint64, uint32:
+		return true
+	case map[string]any:
+		for _, x := range v {
+			if !plainJSON(x) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, x := range v {
+			if !plainJSON(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// marshal writes compact JSON without HTML escaping (a model reads it).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// failure renders a run error the way toolctl run prints it: kind, tool
+// and message, the attempts, and the detail (a response body, a
+// traceback) the model may need to correct the call. Secrets are already
+// redacted by the runner.
+func failure(err error) *sdk.CallToolResult {
+	var e *run.Error
+	if !errors.As(err, &e) {
+		return errorResult(err.Error())
+	}
+	msg := e.Error()
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" (after %d attempts)", e.Attempts)
+	}
+	if e.Detail != nil && e.Kind != run.ValidationError {
+		var d string
+		if s, ok := e.Detail.(string); ok {
+			d = strings.TrimRight(s, "\n")
+		} else if raw, err := marshal(e.Detail); err == nil {
+			d = string(raw)
+		}
+		if d != "" {
+			msg += "\n" + truncate(d, maxDetail)
+		}
+	}
+	return errorResult(msg)
+}
+
+func errorResult(msg string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
+}
+
+// pool runs the local builtin calls on long-lived goroutines. The SDK
+// starts a goroutine per request, and a new goroutine grows its stack
+// again on every call: the JSON Schema validator's frames are large, and
+// the copying was a fifth of a calculator call's CPU. A worker's stack
+// has grown once.
+type pool struct {
+	jobs chan job
+}
+
+type job struct {
+	name string
+	f    func() *sdk.CallToolResult
+	done chan *sdk.CallToolResult
+}
+
+func newPool(n int) *pool {
+	p := &pool{jobs: make(chan job)}
+	for range n {
+		go p.work()
+	}
+	return p
+}
+
+func (p *pool) work() {
+	for j := range p.jobs {
+		j.done <- safely(j.name, j.f)
+	}
+}
+
+// do runs f on a worker, waiting for a free one unless ctx ends first.
+func (p *pool) do(ctx context.Context, name string, f func() *sdk.CallToolResult) *sdk.CallToolResult {
+	j := job{name: name, f: f, done: make(chan *sdk.CallToolResult, 1)}
+	select {
+	case p.jobs <- j:
+	case <-ctx.Done():
+		return errorResult(fmt.Sprintf("ToolExecutionError in %s: cancelled before it started", name))
+	}
+	return <-j.done
+}

@@ -1,0 +1,223 @@
+// Package mcp serves tool files as an MCP server (toolctl serve): tools/list
+// comes from the files, tools/call goes through the same runner as
+// toolctl run, and github.com/modelcontextprotocol/go-sdk speaks the
+// protocol over stdio or Streamable HTTP.
+//
+// Tools are registered with the SDK's low-level Server.AddTool and their
+// schemas as json.RawMessage, so every keyword and the key order of the
+// file reach the client unchanged; validation, binding, timeouts and
+// retries are the runner's, so a call behaves exactly like toolctl run.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Paths are the files and directories served; Reload and Watch read
+	// them again.
+	Paths []string
+	// Runner runs the calls (required). It is shared by concurrent calls.
+	Runner *run.Runner
+	// Log receives what the server reports: reloads, files that fail to
+	// load, shutdown. Never stdout in stdio mode. nil discards.
+	Log io.Writer
+	// Check, when set, lints a freshly read set on reload and returns the
+	// files with errors, each with the report to log; those files keep
+	// their last good version, as files that stop parsing do.
+	Check func(set *spec.Set) map[string]string
+	// MetaTools adds get_tool_info (OpenAkita's Level 2, progressive
+	// disclosure).
+	MetaTools bool
+	// PageSize is the tools/list page size (the SDK's default when 0).
+	PageSize int
+	// Name and Version identify the server in the handshake.
+	Name, Version string
+	// Debounce is how long Watch waits for a burst of file events to end
+	// before reloading (100ms when 0).
+	Debounce time.Duration
+}
+
+// Server is an MCP server over a set of tool files. It is safe for
+// concurrent use; one Server can serve stdio and HTTP at once.
+type Server struct {
+	opts Options
+	sdk  *sdk.Server
+	log  *logger
+
+	// updateMu serializes updates; files belongs to them.
+	updateMu sync.Mutex
+	files    map[string]*fileState
+	mu       sync.RWMutex
+	tools    map[string]*tool // by MCP name
+
+	calls tracker
+	pool  *pool
+	// stop cancels every run still going when the grace period ends.
+	stop     context.Context
+	stopRuns context.CancelFunc
+}
+
+// New returns a server with no tools yet; Update (or Reload) loads them.
+func New(opts Options) (*Server, error) {
+	if opts.Runner == nil {
+		return nil, errors.New("mcp: Options.Runner is required")
+	}
+	if opts.Name == "" {
+		opts.Name = "toolctl"
+	}
+	if opts.Debounce <= 0 {
+		opts.Debounce = 100 * time.Millisecond
+	}
+	s := &Server{
+		opts:  opts,
+		log:   &logger{w: opts.Log},
+		tools: map[string]*tool{},
+		files: map[string]*fileState{},
+	}
+	s.stop, s.stopRuns = context.WithCancel(context.Background())
+	s.pool = newPool(max(4, 2*runtime.GOMAXPROCS(0)))
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Title: "toolctl", Version: opts.Version}, &sdk.ServerOptions{
+		PageSize: opts.PageSize,
+		// No logging capability: the server sends no log messages, and an
+		// advertised capability a client cannot use is noise. The tools
+		// capability says listChanged: Update notifies on every change.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+	})
+	if opts.MetaTools {
+		s.addMetaTools()
+	}
+	return s, nil
+}
+
+// SDK returns the go-sdk server, e.g. to connect it to another transport.
+func (s *Server) SDK() *sdk.Server { return s.sdk }
+
+// Tools returns the MCP names of the tools served, sorted, without the
+// meta tools.
+func (s *Server) Tools() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	names := make([]string, 0, len(s.tools))
+	for n := range s.tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Shutdown stops taking calls (new ones get an isError result), waits up to
+// grace for the calls in flight, then cancels those still running and waits
+// a moment for them to answer. It reports whether every call finished
+// within the grace period. ServeHTTP calls it when its context ends;
+// ServeStdio drains by its own count of unanswered calls.
+func (s *Server) Shutdown(grace time.Duration) bool {
+	return s.drain(grace, true, s.calls.count)
+}
+
+// drain waits up to grace until pending() is 0, then cancels the runs
+// still going and waits a moment more. With refuse, calls that have not
+// started yet are answered with an error rather than run.
+func (s *Server) drain(grace time.Duration, refuse bool, pending func() int) bool {
+	if refuse {
+		s.calls.close()
+	}
+	// At EOF waiting is the normal end of a piped session: say nothing
+	// unless the grace period runs out.
+	if n := pending(); n > 0 && refuse {
+		s.log.printf("shutting down: waiting up to %s for %d request(s) in flight", grace, n)
+	}
+	if waitFor(grace, func() bool { return pending() == 0 }) {
+		return true
+	}
+	s.log.printf("shutting down: cancelling the %d request(s) still running after %s", pending(), grace)
+	s.calls.close()
+	s.stopRuns()
+	// Cancelled runs answer at once (the call handler does not wait for an
+	// executor that ignores its context), so this is short.
+	waitFor(2*time.Second, func() bool { return pending() == 0 })
+	return false
+}
+
+// waitFor polls cond until it holds or d has passed (shutdown only).
+func waitFor(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
+
+// tracker counts calls in flight and refuses new ones once closed.
+type tracker struct {
+	mu     sync.Mutex
+	n      int
+	closed bool
+}
+
+func (t *tracker) begin() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return false
+	}
+	t.n++
+	return true
+}
+
+func (t *tracker) end() {
+	t.mu.Lock()
+	t.n--
+	t.mu.Unlock()
+}
+
+func (t *tracker) close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.closed = true
+}
+
+func (t *tracker) count() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.n
+}
+
+// logger writes whole lines, so that concurrent messages never interleave.
+type logger struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *logger) printf(format string, args ...any) {
+	if l.w == nil {
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
+		b.WriteString("toolctl serve: ")
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	l.mu.Lock()
+	io.WriteString(l.w, b.String())
+	l.mu.Unlock()
+}
