@@ -68,7 +68,8 @@ TOOLCTL_NO_COLOR, ...), then the config file (.toolctl.yaml in the working
 directory, or --config), then defaults.
 
 Exit codes: 0 success; 1 problems found in tool files; 2 usage error (bad flag
-or argument, missing path, unknown tool, invalid config).`,
+or argument, missing path, unknown tool, invalid config); toolctl run also uses
+3-10 for the type of a failed call (toolctl run --help lists them).`,
 		Version:       currentBuild().Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
