@@ -32,8 +32,13 @@ const maxDetail = 2000
 // included — are results with isError, which the model sees and can act
 // on; only an unknown tool is a protocol error (JSON-RPC -32602), as the
 // spec's "Error Handling" section (2025-06-18 server/tools) lists them.
-func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
-	name := req.Params.Name
+func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return s.call(ctx, req.Params.Name, req.Params.Arguments, req.ProtocolVersion())
+}
+
+// call is tools/call's one implementation, for the SDK's handler and the
+// stdio transport's direct path (fastcall.go) alike.
+func (s *Server) call(ctx context.Context, name string, arguments json.RawMessage, protocol string) (res *sdk.CallToolResult, err error) {
 	s.mu.RLock()
 	t := s.tools[name]
 	s.mu.RUnlock()
@@ -57,7 +62,7 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (res *s
 	stop := context.AfterFunc(s.stop, cancel)
 	defer stop()
 
-	return s.run(ctx, t, req.Params.Arguments, req.ProtocolVersion()), nil
+	return s.run(ctx, t, arguments, protocol), nil
 }
 
 // run runs one call and renders its result. Local builtins (pure Go,
@@ -181,11 +186,15 @@ func checkOutput(t *tool, v any, data []byte) string {
 	if !plain {
 		// Values the validator does not know (e.g. []string): validate
 		// what the client receives.
+		// A fresh value: decoding into v would fill the *spec.Map it
+		// holds, which the validator does not take.
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
+		var fresh any
+		if err := dec.Decode(&fresh); err != nil {
 			return ""
 		}
+		v = fresh
 	}
 	ps := validate.Validate(t.output, v)
 	if len(ps) == 0 {

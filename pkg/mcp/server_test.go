@@ -417,6 +417,11 @@ func TestOutputSchemaMismatch(t *testing.T) {
 	if !res.IsError || !strings.Contains(got, "the result does not match the tool's output schema") || !strings.Contains(got, `{"result":"many"}`) {
 		t.Errorf("liar = isError %v %q", res.IsError, got)
 	}
+	// The problem is the schema's, named at its place, not the validator's
+	// complaint about a Go type.
+	if strings.Contains(got, "jsonType") || !strings.Contains(got, "- result: ") {
+		t.Errorf("liar's message does not name the mismatch: %q", got)
+	}
 }
 
 func TestMetaTools(t *testing.T) {

@@ -32,6 +32,7 @@ import (
 type lineTransport struct {
 	r    io.ReadCloser
 	w    io.Writer
+	srv  *Server   // when set, plain tools/call requests bypass the SDK (fastcall.go)
 	conn *lineConn // set by Connect
 }
 
@@ -44,6 +45,9 @@ func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
 		w:        t.w,
 		incoming: make(chan lineItem),
 		closed:   make(chan struct{}),
+	}
+	if t.srv != nil {
+		c.fast = newFastCalls(t.srv)
 	}
 	t.conn = c
 	go c.readLoop()
@@ -81,6 +85,8 @@ type lineConn struct {
 	batches map[jsonrpc.ID]*lineBatch // guarded by wmu
 	calls   map[jsonrpc.ID]bool       // requests not yet answered; guarded by wmu
 
+	fast *fastCalls // nil: everything goes to the SDK
+
 	closeOnce sync.Once
 	closed    chan struct{}
 }
@@ -117,13 +123,15 @@ func (c *lineConn) readLoop() {
 			line = append(long, chunk...)
 			long = nil
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
 			msgs, perr := c.decode(line)
 			if perr != nil {
 				c.writeRaw(perr)
 			} else {
 				c.track(msgs)
-				if !c.deliver(lineItem{msgs: msgs}) {
+				if c.fast != nil && trimmed[0] != '[' && c.fast.take(c, msgs[0]) {
+					// Answered without the SDK.
+				} else if !c.deliver(lineItem{msgs: msgs}) {
 					return
 				}
 			}
@@ -285,6 +293,9 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		return c.writeRaw(data)
 	}
+	if c.fast != nil {
+		c.fast.sent(resp)
+	}
 	c.wmu.Lock()
 	delete(c.calls, resp.ID)
 	b, inBatch := c.batches[resp.ID]
@@ -374,6 +385,9 @@ func (c *lineConn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		if c.fast != nil {
+			c.fast.close()
+		}
 		err = c.r.Close()
 	})
 	return err

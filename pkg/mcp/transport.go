@@ -29,7 +29,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, gr
 	defer restoreIn()
 	out, restoreOut := pollable(out)
 	defer restoreOut()
-	t := &lineTransport{w: out}
+	t := &lineTransport{w: out, srv: s}
 	gate := &eofGate{r: in}
 	gate.drain = func(refuse bool) { s.drain(grace, refuse, t.unanswered) }
 	t.r = gate

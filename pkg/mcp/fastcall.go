@@ -1,0 +1,182 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// resultTypeProtocol is the first revision whose CallToolResult carries
+// the SDK's "resultType" (multi round-trip results): the SDK sets it from
+// unexported state, so those sessions stay on the SDK's path.
+const resultTypeProtocol = "2026-07-28"
+
+// fastCalls answers plain tools/call requests on the stdio transport
+// without the SDK, once the session is initialized. The SDK decodes each
+// request several times with a decoder that allocates 32 KB per decode,
+// then dispatches and encodes through reflection: most of a calculator
+// call's allocations. The call itself is the same code as the SDK's
+// handler (Server.call), and the response the same bytes.
+//
+// Only what needs nothing from the SDK's session is taken: a single
+// (non-batch) tools/call of a served tool, with params holding only
+// name and arguments, after a successful initialize below 2026-07-28 and
+// notifications/initialized. Everything else goes to the SDK unchanged.
+type fastCalls struct {
+	srv    *Server
+	ctx    context.Context // ends when the connection closes
+	cancel context.CancelFunc
+	on     atomic.Bool
+
+	mu       sync.Mutex
+	initID   jsonrpc.ID
+	initSeen bool // the first initialize request was read
+	initBad  bool // its params did not decode here
+	initOK   bool // and the SDK answered it with a result
+	notified bool // notifications/initialized was read
+	protocol string
+	running  map[jsonrpc.ID]context.CancelFunc // intercepted calls in flight
+}
+
+func newFastCalls(s *Server) *fastCalls {
+	f := &fastCalls{srv: s, running: map[jsonrpc.ID]context.CancelFunc{}}
+	f.ctx, f.cancel = context.WithCancel(context.Background())
+	return f
+}
+
+// callParams are the tools/call params the direct path takes; the other
+// fields are only read to send requests that have them to the SDK.
+type callParams struct {
+	Name           *string         `json:"name"`
+	Arguments      json.RawMessage `json:"arguments"`
+	Meta           json.RawMessage `json:"_meta"`
+	InputResponses json.RawMessage `json:"inputResponses"`
+	RequestState   json.RawMessage `json:"requestState"`
+}
+
+// take looks at a message read from a single line (not a batch), already
+// tracked as unanswered. It reports whether it answers the message itself;
+// if not, the SDK gets it.
+func (f *fastCalls) take(c *lineConn, m jsonrpc.Message) bool {
+	req, ok := m.(*jsonrpc.Request)
+	if !ok {
+		return false
+	}
+	switch req.Method {
+	case "tools/call":
+		if !req.IsCall() || !f.on.Load() {
+			return false
+		}
+		var p callParams
+		if json.Unmarshal(req.Params, &p) != nil || p.Name == nil || p.Meta != nil || p.InputResponses != nil || p.RequestState != nil {
+			return false
+		}
+		f.srv.mu.RLock()
+		t := f.srv.tools[*p.Name]
+		f.srv.mu.RUnlock()
+		if t == nil {
+			// The SDK answers: an unknown tool, or one of its own (get_tool_info).
+			return false
+		}
+		ctx, cancel := context.WithCancel(f.ctx)
+		f.mu.Lock()
+		if _, dup := f.running[req.ID]; dup {
+			// A reused id in flight: let the SDK sort it out.
+			f.mu.Unlock()
+			cancel()
+			return false
+		}
+		f.running[req.ID] = cancel
+		protocol := f.protocol
+		f.mu.Unlock()
+		go f.answer(c, ctx, req.ID, *p.Name, p.Arguments, protocol)
+		return true
+	case "initialize":
+		if !req.IsCall() {
+			return false
+		}
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		err := json.Unmarshal(req.Params, &p)
+		f.mu.Lock()
+		if !f.initSeen {
+			// The SDK keeps the first initialize's params; a later one is refused.
+			f.initSeen, f.initID, f.protocol, f.initBad = true, req.ID, p.ProtocolVersion, err != nil
+		}
+		f.mu.Unlock()
+	case "notifications/initialized":
+		if !req.IsCall() {
+			f.mu.Lock()
+			f.notified = true
+			f.update()
+			f.mu.Unlock()
+		}
+	case "notifications/cancelled":
+		// The SDK sees it too (for its own calls); this cancels ours.
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if req.IsCall() || json.Unmarshal(req.Params, &p) != nil {
+			return false
+		}
+		id, err := jsonrpc.MakeID(p.RequestID)
+		if err != nil {
+			return false
+		}
+		f.mu.Lock()
+		cancel := f.running[id]
+		f.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	}
+	return false
+}
+
+// sent sees the responses the SDK writes, for the one to initialize.
+func (f *fastCalls) sent(resp *jsonrpc.Response) {
+	if f.on.Load() {
+		return
+	}
+	f.mu.Lock()
+	if f.initSeen && resp.ID == f.initID && resp.Error == nil {
+		f.initOK = true
+		f.update()
+	}
+	f.mu.Unlock()
+}
+
+// update turns the direct path on; f.mu is held.
+func (f *fastCalls) update() {
+	if f.initOK && f.notified && !f.initBad && f.protocol < resultTypeProtocol {
+		f.on.Store(true)
+	}
+}
+
+// answer runs one intercepted call and writes its response as the SDK
+// would: Server.call's result or error, marshaled as its jsonrpc2 does.
+func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name string, args json.RawMessage, protocol string) {
+	res, err := f.srv.call(ctx, name, args, protocol)
+	f.mu.Lock()
+	cancel := f.running[id]
+	// Removed before the response is written: the client may reuse the id then.
+	delete(f.running, id)
+	f.mu.Unlock()
+	cancel()
+	resp := &jsonrpc.Response{ID: id, Error: err}
+	if err == nil {
+		data, merr := marshal(res)
+		if merr != nil {
+			resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "marshaling the result: " + merr.Error()}
+		} else {
+			resp.Result = data
+		}
+	}
+	c.Write(context.Background(), resp)
+}
+
+func (f *fastCalls) close() { f.cancel() }
