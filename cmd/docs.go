@@ -47,10 +47,7 @@ with one name; nothing is written); 2 usage or I/O error.`
 
 func newCmdDocs(app *App) *cobra.Command {
 	opts := &docsOptions{app: app}
-	formats := make([]string, len(docs.Formats))
-	for i, f := range docs.Formats {
-		formats[i] = string(f)
-	}
+	formats := strs(docs.Formats)
 	cmd := &cobra.Command{
 		Use:   "docs [paths...] -o DIR",
 		Short: "Write a Markdown or HTML reference of the tools",

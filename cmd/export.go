@@ -76,10 +76,7 @@ a tool refused by --strict, two tools with one name; nothing is written);
 
 func newCmdExport(app *App) *cobra.Command {
 	opts := &exportOptions{app: app}
-	formats := make([]string, len(export.Formats))
-	for i, f := range export.Formats {
-		formats[i] = string(f)
-	}
+	formats := strs(export.Formats)
 	cmd := &cobra.Command{
 		Use:   "export [paths...] --format FORMAT",
 		Short: "Export tools for OpenAI, Anthropic, Gemini, MCP, a prompt or as YAML",

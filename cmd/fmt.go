@@ -352,32 +352,27 @@ func printFmtError(app *App, err error) {
 	}
 }
 
-// writeFormatted replaces a file atomically: a temporary file in the same
-// directory, given the original's mode, renamed over it. A symbolic link
-// is followed, so the link stays a link.
+// writeFormatted replaces a file atomically, keeping its mode. A symbolic
+// link is followed, so the link stays a link.
 func writeFormatted(path string, data []byte) error {
+	fail := func(err error) error {
+		return fmt.Errorf("cannot write %s: %v (it was left untouched)", path, unwrapPathError(err))
+	}
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v (it was left untouched)", path, unwrapPathError(err))
+		return fail(err)
 	}
 	info, err := os.Stat(target)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v (it was left untouched)", path, unwrapPathError(err))
+		return fail(err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*")
+	tmp, err := stageFile(target, data, info.Mode().Perm())
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v (it was left untouched)", path, unwrapPathError(err))
+		return fail(err)
 	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(name, info.Mode().Perm())); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("cannot write %s: %v (it was left untouched)", path, unwrapPathError(err))
-	}
-	if err := os.Rename(name, target); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("cannot write %s: %v (it was left untouched)", path, unwrapPathError(err))
+	if err := os.Rename(tmp, target); err != nil {
+		_ = os.Remove(tmp)
+		return fail(err)
 	}
 	return nil
 }

@@ -99,10 +99,7 @@ func newCmdImport(app *App) *cobra.Command {
 			return nil, cobra.ShellCompDirectiveDefault
 		},
 	}
-	formats := make([]string, len(importer.Formats))
-	for i, f := range importer.Formats {
-		formats[i] = string(f)
-	}
+	formats := strs(importer.Formats)
 	f := cmd.Flags()
 	f.StringVar(&opts.from, "from", "auto", "source format: "+strings.Join(formats, ", "))
 	f.StringVarP(&opts.dir, "output", "o", "", "directory to write the tool files to (default: the tools directory); - prints them")
@@ -353,8 +350,8 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 		if err != nil {
 			return err
 		}
-		if tg.tmp, err = stageFile(tg.path, data); err != nil {
-			return usageError(fmt.Errorf("%v (nothing was written)", err))
+		if tg.tmp, err = stageFile(tg.path, data, 0o644); err != nil {
+			return usageError(fmt.Errorf("cannot write %s: %v (nothing was written)", tg.path, unwrapPathError(err)))
 		}
 	}
 	written := 0
@@ -376,45 +373,6 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 	}
 	if !app.Quiet {
 		fmt.Fprintf(app.IO.ErrOut, "imported %s (%s) into %s\n", plural(len(targets), "tool", "tools"), res.Format, dir)
-	}
-	return nil
-}
-
-// stageFile writes data to a new temporary file beside path.
-func stageFile(path string, data []byte) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return "", fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(name, 0o644)); err != nil {
-		_ = os.Remove(name)
-		return "", fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
-	}
-	return name, nil
-}
-
-// commitFile moves a staged file into place. Without force a hard link
-// does it, which fails rather than replace a file created meanwhile.
-func commitFile(tmp, path string, force bool) error {
-	if !force {
-		err := os.Link(tmp, path)
-		if err == nil {
-			_ = os.Remove(tmp)
-			return nil
-		}
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s appeared while importing; pass --force to replace it", path)
-		}
-		// Some file systems have no hard links: check, then rename.
-		if _, serr := os.Lstat(path); serr == nil {
-			return fmt.Errorf("%s appeared while importing; pass --force to replace it", path)
-		}
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPathError(err))
 	}
 	return nil
 }

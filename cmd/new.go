@@ -377,17 +377,16 @@ func writeNew(app *App, opts *newOptions, files []scaffold.File) error {
 		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 			return usageError(fmt.Errorf("cannot create the directory %s: %v (nothing was written)", filepath.Dir(path), unwrapPathError(err)))
 		}
-		tmp, err := stageFile(path, f.Data)
+		mode := f.Mode
+		if mode == 0 {
+			mode = 0o644
+		}
+		tmp, err := stageFile(path, f.Data, mode)
 		if err != nil {
-			return usageError(fmt.Errorf("%v (nothing was written)", err))
+			return usageError(fmt.Errorf("cannot write %s: %v (nothing was written)", path, unwrapPathError(err)))
 		}
 		s := &staged{path: path, tmp: tmp}
 		all = append(all, s)
-		if f.Mode != 0 && f.Mode != 0o644 {
-			if err := os.Chmod(tmp, f.Mode); err != nil {
-				return usageError(fmt.Errorf("cannot write %s: %v (nothing was written)", path, unwrapPathError(err)))
-			}
-		}
 		_, statErr := os.Lstat(path)
 		s.existed = statErr == nil
 	}

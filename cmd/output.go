@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -97,4 +98,26 @@ func checkOutputFormat(value string, allowed ...string) error {
 		}
 	}
 	return usageError(fmt.Errorf("--output %q is not supported; use one of: %s", value, strings.Join(allowed, ", ")))
+}
+
+// tuneGC trades memory for CPU in commands whose live heap is small and
+// whose garbage is plentiful (lint, serve): the GC target percent and a
+// soft memory limit that bounds it. GOGC / GOMEMLIMIT set by the user win.
+func (app *App) tuneGC(percent int, limit int64) {
+	if app.Getenv("GOGC") == "" {
+		debug.SetGCPercent(percent)
+	}
+	if app.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+// strs converts a list of string-typed names (formats, kinds) for flag
+// help, messages and completion.
+func strs[T ~string](list []T) []string {
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = string(x)
+	}
+	return out
 }

@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -164,7 +163,10 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 		}
 	}
 
-	tuneServeGC(app)
+	// A server's live heap is a few MB and its garbage plentiful: 800%
+	// took a fifth off a calculator call's CPU for ~60 MB peak RSS under
+	// load; the 256 MiB soft limit bounds a large tool set.
+	app.tuneGC(800, 256<<20)
 	r, err := newRunner(app, &opts.run)
 	if err != nil {
 		return err
@@ -228,21 +230,6 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 		fmt.Fprintf(app.IO.ErrOut, "toolctl serve: serving %s from %s at http://%s%s (Streamable HTTP)%s\n", what, strings.Join(paths, ", "), ln.Addr(), opts.httpPath, watchNote(opts.watch))
 	}
 	return srv.ServeHTTP(ctx, ln, h, opts.grace)
-}
-
-// tuneServeGC trades memory for CPU: a server's live heap is a few MB and
-// its garbage plentiful (the SDK decodes every request with 32 KB
-// buffers), so the default GOGC=100 collects every few dozen calls. 800
-// took a fifth off the CPU of a calculator call, for ~60 MB peak RSS under
-// load; the 256 MiB soft limit bounds it when the tool set is large.
-// GOGC / GOMEMLIMIT set by the user win.
-func tuneServeGC(app *App) {
-	if app.Getenv("GOGC") == "" {
-		debug.SetGCPercent(800)
-	}
-	if app.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(256 << 20)
-	}
 }
 
 func watchNote(on bool) string {
