@@ -22,11 +22,9 @@ var pagesTemplate string
 var styleCSS string
 
 var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
-	"marker": func() template.HTML { return template.HTML("<!-- " + Marker + " -->") },
-	"css":    func() template.CSS { return template.CSS(styleCSS) },
-	"summary": func(p *indexPage) string {
-		return summary(p)
-	},
+	"marker":  func() template.HTML { return template.HTML("<!-- " + Marker + " -->") },
+	"css":     func() template.CSS { return template.CSS(styleCSS) },
+	"summary": summary,
 	"slug":    slug,
 	"pathURL": func(p string) template.URL { return template.URL(pathURL(p)) },
 	"inline":  func(s string) template.HTML { return template.HTML(htmlInline(s)) },

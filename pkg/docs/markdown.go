@@ -351,14 +351,9 @@ func mdSafe(s string) string {
 			i += 2
 			continue
 		case c == '`':
-			n := runAt(s, i)
-			if end := closingRun(s, i+n, n); end >= 0 {
-				b.WriteString(s[i : end+n])
-				i = end + n
-			} else {
-				b.WriteString(s[i : i+n])
-				i += n
-			}
+			end := skipCode(s, i)
+			b.WriteString(s[i:end])
+			i = end
 			continue
 		case c == '[':
 			if text, target, n := parseLink(s, i); n > 0 {
@@ -480,51 +475,23 @@ func longestRun(s string, c byte) int {
 	return best
 }
 
-type textPart struct {
-	text string
-	code bool
-}
-
-// splitCode splits inline Markdown into code spans (backtick fences
-// included) and the text between them, as CommonMark pairs them: a run of
-// n backticks is closed by the next run of exactly n.
-func splitCode(s string) []textPart {
-	var parts []textPart
-	start := 0
-	for i := 0; i < len(s); {
-		if s[i] == '\\' && i+1 < len(s) {
-			i += 2
-			continue
-		}
-		if s[i] != '`' {
-			i++
-			continue
-		}
-		n := runAt(s, i)
-		end := closingRun(s, i+n, n)
-		if end < 0 {
-			i += n
-			continue
-		}
-		if i > start {
-			parts = append(parts, textPart{text: s[start:i]})
-		}
-		parts = append(parts, textPart{text: s[i : end+n], code: true})
-		i = end + n
-		start = i
-	}
-	if start < len(s) {
-		parts = append(parts, textPart{text: s[start:]})
-	}
-	return parts
-}
-
-func runAt(s string, i int) int {
+// runOf is the length of the run of c at s[i].
+func runOf(s string, i int, c byte) int {
 	n := 0
-	for i+n < len(s) && s[i+n] == '`' {
+	for i+n < len(s) && s[i+n] == c {
 		n++
 	}
 	return n
+}
+
+// skipCode returns the end of the code span whose opening backtick run is
+// at s[i], or of the run alone when no run of its length closes it.
+func skipCode(s string, i int) int {
+	n := runOf(s, i, '`')
+	if end := closingRun(s, i+n, n); end >= 0 {
+		return end + n
+	}
+	return i + n
 }
 
 // closingRun finds the next run of exactly n backticks from i; -1 if none.
@@ -534,7 +501,7 @@ func closingRun(s string, i, n int) int {
 			i++
 			continue
 		}
-		m := runAt(s, i)
+		m := runOf(s, i, '`')
 		if m == n {
 			return i
 		}

@@ -38,7 +38,7 @@ func writeInline(b *strings.Builder, s string) {
 			i += 2
 			continue
 		case c == '`':
-			n := runAt(s, i)
+			n := runOf(s, i, '`')
 			if end := closingRun(s, i+n, n); end >= 0 {
 				b.WriteString("<code>" + esc(codeContent(s[i+n:end])) + "</code>")
 				i = end + n
@@ -128,12 +128,7 @@ func findDelim(s string, i int, delim string) int {
 		case s[i] == '\\':
 			i += 2
 		case s[i] == '`':
-			n := runAt(s, i)
-			if end := closingRun(s, i+n, n); end >= 0 {
-				i = end + n
-			} else {
-				i += n
-			}
+			i = skipCode(s, i)
 		case strings.HasPrefix(s[i:], delim):
 			// A longer run (*** for *) is not this delimiter.
 			if len(delim) == 1 && i+1 < len(s) && s[i+1] == delim[0] {
@@ -146,14 +141,6 @@ func findDelim(s string, i int, delim string) int {
 		}
 	}
 	return -1
-}
-
-func runOf(s string, i int, c byte) int {
-	n := 0
-	for i+n < len(s) && s[i+n] == c {
-		n++
-	}
-	return n
 }
 
 // linkAt writes [text](url) at i and returns the bytes used; 0 when s[i:]
@@ -186,12 +173,7 @@ func parseLink(s string, i int) (text, target string, n int) {
 			j++
 			continue
 		case '`':
-			n := runAt(s, j)
-			if end := closingRun(s, j+n, n); end >= 0 {
-				j = end + n - 1
-			} else {
-				j += n - 1
-			}
+			j = skipCode(s, j) - 1
 			continue
 		case '[':
 			depth++

@@ -1,7 +1,6 @@
 package docs
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -289,7 +288,7 @@ func (s *toolSet) pageModel(t *spec.Tool) *toolPage {
 		for i, st := range w.Steps {
 			x := step{Action: strings.TrimSpace(st.Action), Condition: strings.TrimSpace(st.Condition)}
 			if st.Step != nil {
-				label := strings.TrimSpace(fmt.Sprint(plain(st.Step)))
+				label := strings.TrimSpace(fmt.Sprint(st.Step))
 				if label != fmt.Sprint(i+1) {
 					x.Label = label
 				}
@@ -306,13 +305,6 @@ func (s *toolSet) pageModel(t *spec.Tool) *toolPage {
 		p.Workflow = wf
 	}
 	return p
-}
-
-func plain(v any) any {
-	if n, ok := v.(json.Number); ok {
-		return string(n)
-	}
-	return v
 }
 
 func indentJSON(v any) string {

@@ -55,15 +55,32 @@ type names struct {
 	module string // python module (tool name, or tool_tool when it shadows the standard library)
 }
 
-// textParams measure a text: the javascript and python stubs.
-var textParams = []param{
-	{name: "text", typ: "string", description: "The text to measure, at most 100000 characters.", required: true},
-	{name: "unit", typ: "string", description: "What to count.", def: "words", enum: []string{"words", "characters", "lines"}},
-}
-
-var textOutput = []field{
-	{"count", "integer", "How many units the text has."},
-	{"unit", "string", "The unit counted."},
+// measureText fills in what the javascript and python scaffolds share: the
+// same text-measuring tool, run by different engines.
+func measureText(k kind) *kind {
+	k.description = "Counts the words, characters or lines of a text. Use when the user asks how long a text is or a text must fit a length limit."
+	k.detail = `Words are separated by white space; characters are Unicode code points;
+lines are counted by line breaks (a last line without one counts too). The
+text is not stored or sent anywhere.`
+	k.category = "custom"
+	k.tags = []string{"text"}
+	k.params = []param{
+		{name: "text", typ: "string", description: "The text to measure, at most 100000 characters.", required: true},
+		{name: "unit", typ: "string", description: "What to count.", def: "words", enum: []string{"words", "characters", "lines"}},
+	}
+	k.output = []field{
+		{"count", "integer", "How many units the text has."},
+		{"unit", "string", "The unit counted."},
+	}
+	k.scenario = "Count the words of a sentence"
+	k.exampleParams = `{text: "Tools make agents useful.", unit: words}`
+	k.expected = "{count: 4, unit: words}"
+	k.triggers = []string{"count the words", "how long is this text"}
+	k.prerequisites = []string{"The text is in the conversation or was read with a file tool"}
+	k.warnings = []string{"Texts longer than 100000 characters are refused."}
+	k.annotations = [][2]string{{"readOnlyHint", "true"}, {"idempotentHint", "true"}, {"openWorldHint", "false"}}
+	k.retries = "0"
+	return &k
 }
 
 var kinds = map[string]*kind{
@@ -135,14 +152,8 @@ zero is an error.`,
 		timeout:       "5s",
 		retries:       "0",
 	},
-	"javascript": {
-		description: "Counts the words, characters or lines of a text. Use when the user asks how long a text is or a text must fit a length limit.",
-		detail: `Words are separated by white space; characters are Unicode code points;
-lines are counted by line breaks (a last line without one counts too). The
-text is not stored or sent anywhere.`,
-		category:     "custom",
+	"javascript": measureText(kind{
 		icon:         "🔢",
-		tags:         []string{"text"},
 		entryComment: "How it runs: JavaScript in toolctl's embedded engine (no Node.js needed, no\nfile or network access). code defines execute(input), which returns the\nresult or a Promise of it; or file: names a .js file next to this one.",
 		entry: func(names) string {
 			return `  type: javascript
@@ -161,41 +172,15 @@ text is not stored or sent anywhere.`,
     }
 `
 		},
-		params:        textParams,
-		output:        textOutput,
-		scenario:      "Count the words of a sentence",
-		exampleParams: `{text: "Tools make agents useful.", unit: words}`,
-		expected:      "{count: 4, unit: words}",
-		triggers:      []string{"count the words", "how long is this text"},
-		prerequisites: []string{"The text is in the conversation or was read with a file tool"},
-		warnings:      []string{"Texts longer than 100000 characters are refused."},
-		annotations:   [][2]string{{"readOnlyHint", "true"}, {"idempotentHint", "true"}, {"openWorldHint", "false"}},
-		timeout:       "5s",
-		retries:       "0",
-	},
-	"python": {
-		description: "Counts the words, characters or lines of a text. Use when the user asks how long a text is or a text must fit a length limit.",
-		detail: `Words are separated by white space; characters are Unicode code points;
-lines are counted by line breaks (a last line without one counts too). The
-text is not stored or sent anywhere.`,
-		category:     "custom",
+		timeout: "5s",
+	}),
+	"python": measureText(kind{
 		icon:         "🐍",
-		tags:         []string{"text"},
 		entryComment: "How it runs: python3 in a subprocess imports module from path (relative to\nthis file) and calls function with the input as keyword arguments; it\nreturns the result as JSON-serialisable data. print() goes to stderr.",
 		entry: func(n names) string {
 			return "  type: python\n  module: " + n.module + "\n  function: run\n  path: scripts\n"
 		},
-		params:        textParams,
-		output:        textOutput,
-		scenario:      "Count the words of a sentence",
-		exampleParams: `{text: "Tools make agents useful.", unit: words}`,
-		expected:      "{count: 4, unit: words}",
-		triggers:      []string{"count the words", "how long is this text"},
-		prerequisites: []string{"The text is in the conversation or was read with a file tool"},
-		warnings:      []string{"Texts longer than 100000 characters are refused."},
-		annotations:   [][2]string{{"readOnlyHint", "true"}, {"idempotentHint", "true"}, {"openWorldHint", "false"}},
-		timeout:       "10s",
-		retries:       "0",
+		timeout: "10s",
 		script: func(n names) *File {
 			return &File{Path: "scripts/" + n.module + ".py", Mode: 0o644, Data: []byte(`"""` + n.tool + ` tool: toolctl's python entry calls run(**input) with the
 validated input (defaults filled in) and sends the return value to the agent
@@ -219,7 +204,7 @@ if __name__ == "__main__":
     print(run(sys.stdin.read()))
 `)}
 		},
-	},
+	}),
 	"command": {
 		description: "Echoes a message back from a local script, the starting point of a command tool. Use when checking that local script tools run on this machine.",
 		detail: `Runs scripts/` + "{{tool}}" + `.sh next to this file with the input as JSON on stdin and

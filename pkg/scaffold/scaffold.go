@@ -51,14 +51,6 @@ func DefaultCategory(entry string) string {
 	return "custom"
 }
 
-// DefaultDescription is the placeholder description of an entry type.
-func DefaultDescription(entry string) string {
-	if k, ok := kinds[entry]; ok {
-		return k.description
-	}
-	return ""
-}
-
 // Options say what to scaffold.
 type Options struct {
 	Name  string
