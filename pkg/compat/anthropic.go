@@ -2,6 +2,7 @@ package compat
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -36,6 +37,9 @@ var (
 	anthropicNumeric = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
 	anthropicString  = []string{"minLength", "maxLength"}
 	anthropicArray   = []string{"maxItems", "uniqueItems", "contains", "minContains", "maxContains"}
+	// AnthropicUnenforced are the keywords above that Anthropic strict mode
+	// refuses and export --strict moves into the description.
+	AnthropicUnenforced = slices.Concat(anthropicNumeric, anthropicString, anthropicArray)
 )
 
 func anthropicSchema(schema *spec.Map, bound map[string]bool) []Problem {
@@ -146,9 +150,8 @@ type ToolProblem struct {
 func AnthropicStrictLimits(tools []StrictTool) []ToolProblem {
 	var out []ToolProblem
 	add := func(tool int, whole bool, ptr, format string, args ...any) {
-		c := &collector{rule: "anthropic-strict-limits"}
-		c.add(ptr, !whole, format, args)
-		out = append(out, ToolProblem{Tool: tool, Whole: whole, Problem: c.out[0]})
+		p := Problem{Rule: "anthropic-strict-limits", Pointer: ptr, Message: fmt.Sprintf(format, args...), Key: !whole}
+		out = append(out, ToolProblem{Tool: tool, Whole: whole, Problem: p})
 	}
 	optional, unions := 0, 0
 	for i, t := range tools {

@@ -349,19 +349,23 @@ func InputSchema(t *spec.Tool) *spec.Map {
 // exampleParams returns the params of t's examples without the bound
 // parameters, skipping examples that have none.
 func exampleParams(t *spec.Tool) []any {
-	bound := validate.BoundParams(t)
 	var out []any
 	for _, ex := range t.Examples {
-		if ex.Params == nil {
-			continue
+		if ex.Params != nil {
+			out = append(out, unboundParams(t, ex.Params))
 		}
-		p := ex.Params.Clone()
-		for name := range bound {
-			p.Delete(name)
-		}
-		out = append(out, p)
 	}
 	return out
+}
+
+// unboundParams returns a copy of an example's params without the bound
+// parameters.
+func unboundParams(t *spec.Tool, params *spec.Map) *spec.Map {
+	p := params.Clone()
+	for _, b := range t.Bind {
+		p.Delete(b.Param)
+	}
+	return p
 }
 
 // Document encodes the whole export as one document: a JSON array of tools

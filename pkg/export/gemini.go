@@ -110,7 +110,7 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 	// Inline a local $ref (merged with its siblings, which win).
 	if ref, ok := s.GetString("$ref"); ok {
 		s.Delete("$ref")
-		target, found := resolveRef(l.root, ref)
+		target, found := compat.ResolveRef(l.root, ref)
 		switch {
 		case !found:
 			l.problems = append(l.problems, fmt.Sprintf("%s refers to %q, which is not in the input schema; Gemini's OpenAPI schema has no $ref: inline it or drop --legacy", label(name), ref))
@@ -160,7 +160,7 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 		l.moved = append(l.moved, kw+" of "+label(name))
 	}
 	// type: uppercase; null becomes nullable; several types an anyOf.
-	types := typeList(s)
+	types := compat.Types(s)
 	nullableType := slices.Contains(types, "null")
 	types = slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
 	var typ string
@@ -260,7 +260,7 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 			var alts []any
 			for _, x := range asList(v) {
 				if m, ok := x.(*spec.Map); ok {
-					if len(m.Keys()) == 1 && slices.Contains(typeList(m), "null") {
+					if len(m.Keys()) == 1 && slices.Contains(compat.Types(m), "null") {
 						nullableType = true
 						continue
 					}

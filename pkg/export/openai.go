@@ -3,6 +3,7 @@ package export
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -146,18 +147,8 @@ func sortProblems(t *spec.Tool, ps []Problem) {
 
 // andList renders a list for a message: a, b and c.
 func andList(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
+	if len(items) <= 1 {
+		return strings.Join(items, "")
 	}
-	out := ""
-	for i, s := range items[:len(items)-1] {
-		if i > 0 {
-			out += ", "
-		}
-		out += s
-	}
-	return out + " and " + items[len(items)-1]
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

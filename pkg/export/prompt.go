@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -178,11 +179,7 @@ func exampleInput(t *spec.Tool, e spec.Example) string {
 	if e.Params == nil {
 		return ""
 	}
-	p := e.Params.Clone()
-	for _, b := range t.Bind {
-		p.Delete(b.Param)
-	}
-	return compactJSON(p)
+	return compactJSON(unboundParams(t, e.Params))
 }
 
 // paramWriter renders a schema's properties as a nested list.
@@ -229,7 +226,7 @@ func (w *paramWriter) deref(s *spec.Map) *spec.Map {
 		if !ok {
 			return s
 		}
-		target, ok := resolveRef(w.root, ref)
+		target, ok := compat.ResolveRef(w.root, ref)
 		if !ok {
 			return s
 		}
@@ -273,11 +270,11 @@ func (w *paramWriter) typeText(s *spec.Map, depth int) string {
 			}
 		}
 	}
-	types := typeList(s)
+	types := compat.Types(s)
 	if len(types) == 0 {
 		c := s.Clone()
 		inferType(c)
-		types = typeList(c)
+		types = compat.Types(c)
 	}
 	if len(types) == 0 {
 		return "any"

@@ -367,20 +367,9 @@ func inferType(s *spec.Map) {
 	}
 }
 
-// typeList returns the types a schema names (compat.Types).
-func typeList(s *spec.Map) []string { return compat.Types(s) }
-
-// resolveRef follows a local reference in root (compat.ResolveRef).
-func resolveRef(root *spec.Map, ref string) (*spec.Map, bool) { return compat.ResolveRef(root, ref) }
-
 func isObject(s *spec.Map) bool {
-	return slices.Contains(typeList(s), "object") || (!s.Has("type") && s.Has("properties"))
+	return slices.Contains(compat.Types(s), "object") || (!s.Has("type") && s.Has("properties"))
 }
-
-// Keywords moved into the description, per provider.
-var (
-	anthropicFolded = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems", "contains", "minContains", "maxContains"}
-)
 
 // fold moves what the provider's grammar cannot enforce into the
 // description: "(format: uri)", "(minimum: 1, maximum: 300)".
@@ -396,7 +385,7 @@ func (tr *transformer) fold(s *spec.Map, name string) {
 	if tr.kind == strictAnthropic {
 		formats = compat.AnthropicFormats
 		for _, kw := range slices.Clone(s.Keys()) {
-			if slices.Contains(anthropicFolded, kw) {
+			if slices.Contains(compat.AnthropicUnenforced, kw) {
 				move(kw)
 			}
 		}
@@ -434,7 +423,7 @@ func nullable(s *spec.Map) *spec.Map {
 		return s
 	}
 	simple := !s.Has("enum") && !s.Has("const") && !s.Has("anyOf") && !s.Has("$ref")
-	ts := typeList(s)
+	ts := compat.Types(s)
 	if simple && len(ts) > 0 && !slices.Contains(ts, "object") && !slices.Contains(ts, "array") {
 		list := make([]any, 0, len(ts)+1)
 		for _, t := range ts {
@@ -475,12 +464,12 @@ func nullable(s *spec.Map) *spec.Map {
 
 // acceptsNull tells whether null is already one of a schema's values.
 func acceptsNull(s *spec.Map) bool {
-	if slices.Contains(typeList(s), "null") {
+	if slices.Contains(compat.Types(s), "null") {
 		return true
 	}
 	if alts, ok := s.Get("anyOf"); ok {
 		for _, a := range asList(alts) {
-			if m, ok := a.(*spec.Map); ok && m.Len() == 1 && slices.Contains(typeList(m), "null") {
+			if m, ok := a.(*spec.Map); ok && m.Len() == 1 && slices.Contains(compat.Types(m), "null") {
 				return true
 			}
 		}

@@ -18,11 +18,7 @@ import (
 func readAnthropic(r *reader, v any, at loc) {
 	switch v := v.(type) {
 	case []any:
-		for i, item := range v {
-			if m, ok := r.object(item, at.index(i), "tool"); ok {
-				anthropicTool(r, m, at.index(i))
-			}
-		}
+		r.each(v, at, "tool", anthropicTool)
 	case *spec.Map:
 		if !v.Has("name") {
 			if list, ok := v.Get("tools"); ok {

@@ -18,11 +18,7 @@ import (
 func readBFCL(r *reader, v any, at loc) {
 	switch v := v.(type) {
 	case []any:
-		for i, item := range v {
-			if m, ok := r.object(item, at.index(i), "function doc"); ok {
-				bfclFunction(r, m, at.index(i))
-			}
-		}
+		r.each(v, at, "function doc", bfclFunction)
 	case *spec.Map:
 		if !v.Has("name") {
 			if fn, ok := v.Get("function"); ok {
@@ -112,35 +108,20 @@ func bfclSchema(r *reader, s *spec.Map, at loc, tool string) *spec.Map {
 				continue
 			}
 		case "properties":
-			if props, ok := v.(*spec.Map); ok {
-				conv := spec.NewMap(props.Len())
-				for j := 0; j < props.Len(); j++ {
-					pk, pv := props.At(j)
-					if pm, ok := pv.(*spec.Map); ok {
-						if b, ok := pm.Get("optional"); ok && b == true {
-							optional[pk] = true
-						}
-						pv = bfclSchema(r, pm, at.key(k).key(pk), tool)
-					}
-					conv.Set(pk, pv)
+			v = convertProperties(v, func(pk string, pm *spec.Map) *spec.Map {
+				if b, ok := pm.Get("optional"); ok && b == true {
+					optional[pk] = true
 				}
-				v = conv
-			}
+				return bfclSchema(r, pm, at.key(k).key(pk), tool)
+			})
 		case "items", "additionalProperties":
 			if m, ok := v.(*spec.Map); ok {
 				v = bfclSchema(r, m, at.key(k), tool)
 			}
 		case "anyOf", "oneOf", "allOf":
-			if list, ok := v.([]any); ok {
-				conv := make([]any, len(list))
-				for j, item := range list {
-					if m, ok := item.(*spec.Map); ok {
-						item = bfclSchema(r, m, at.key(k).index(j), tool)
-					}
-					conv[j] = item
-				}
-				v = conv
-			}
+			v = convertList(v, func(j int, m *spec.Map) *spec.Map {
+				return bfclSchema(r, m, at.key(k).index(j), tool)
+			})
 		}
 		out.Set(k, v)
 	}

@@ -23,8 +23,9 @@ type source struct {
 	data []byte
 	docs []any
 	// offsets maps a location to the offset of its value's first byte.
-	offsets    map[loc]int
-	lineStarts []int
+	offsets map[loc]int
+	// text gives positions in data (spec.File.PosAt), made when first asked.
+	text *spec.File
 }
 
 // loc names a value of the input: the document and a JSON pointer in it.
@@ -196,26 +197,10 @@ func trailingComma(data []byte, off int) string {
 
 // posAt converts a byte offset into a 1-based line and column (in runes).
 func (s *source) posAt(off int) spec.Pos {
-	if s.lineStarts == nil {
-		s.lineStarts = []int{0}
-		for i, b := range s.data {
-			if b == '\n' {
-				s.lineStarts = append(s.lineStarts, i+1)
-			}
-		}
+	if s.text == nil {
+		s.text = &spec.File{Path: s.name, Data: s.data}
 	}
-	off = max(0, min(off, len(s.data)))
-	lo, hi, line := 0, len(s.lineStarts)-1, 0
-	for lo <= hi {
-		mid := (lo + hi) / 2
-		if s.lineStarts[mid] <= off {
-			line = mid
-			lo = mid + 1
-		} else {
-			hi = mid - 1
-		}
-	}
-	return spec.Pos{Line: line + 1, Col: utf8.RuneCount(s.data[s.lineStarts[line]:off]) + 1}
+	return s.text.PosAt(max(0, off))
 }
 
 // posOf is the position of a decoded value; the nearest enclosing value's

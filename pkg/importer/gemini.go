@@ -26,11 +26,7 @@ import (
 func readGemini(r *reader, v any, at loc) {
 	switch v := v.(type) {
 	case []any:
-		for i, item := range v {
-			if m, ok := r.object(item, at.index(i), "function declaration"); ok {
-				geminiItem(r, m, at.index(i), true)
-			}
-		}
+		r.each(v, at, "function declaration", func(r *reader, m *spec.Map, at loc) { geminiItem(r, m, at, true) })
 	case *spec.Map:
 		geminiItem(r, v, at, false)
 	default:
@@ -49,11 +45,7 @@ func geminiItem(r *reader, m *spec.Map, at loc, inTools bool) {
 	for _, key := range []string{"functionDeclarations", "function_declarations"} {
 		if v, ok := m.Get(key); ok {
 			if list, ok := r.list(v, at.key(key), key); ok {
-				for i, item := range list {
-					if d, ok := r.object(item, at.key(key).index(i), "function declaration"); ok {
-						geminiDeclaration(r, d, at.key(key).index(i))
-					}
-				}
+				r.each(list, at.key(key), "function declaration", geminiDeclaration)
 			}
 			return
 		}
@@ -134,62 +126,35 @@ func openAPIToJSONSchema(s *spec.Map) *spec.Map {
 		switch k {
 		case "type":
 			if t, ok := v.(string); ok {
-				switch lt := strings.ToLower(t); lt {
-				case "type_unspecified", "":
+				lt := strings.ToLower(t)
+				if lt == "type_unspecified" || lt == "" {
 					continue
-				default:
-					v = lt
 				}
+				v = lt
 			}
-			out.Set(k, v)
 		case "nullable":
 			if b, ok := v.(bool); ok {
 				nullable = b
 				continue
 			}
-			out.Set(k, v)
 		case "example":
-			out.Set("examples", []any{v})
+			k, v = "examples", []any{v}
 		case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
 			if str, ok := v.(string); ok {
 				if _, err := json.Number(str).Int64(); err == nil {
 					v = json.Number(str)
 				}
 			}
-			out.Set(k, v)
 		case "properties":
-			if props, ok := v.(*spec.Map); ok {
-				conv := spec.NewMap(props.Len())
-				for j := 0; j < props.Len(); j++ {
-					pk, pv := props.At(j)
-					if pm, ok := pv.(*spec.Map); ok {
-						pv = openAPIToJSONSchema(pm)
-					}
-					conv.Set(pk, pv)
-				}
-				v = conv
-			}
-			out.Set(k, v)
+			v = convertProperties(v, func(_ string, m *spec.Map) *spec.Map { return openAPIToJSONSchema(m) })
 		case "items":
 			if im, ok := v.(*spec.Map); ok {
 				v = openAPIToJSONSchema(im)
 			}
-			out.Set(k, v)
 		case "anyOf":
-			if list, ok := v.([]any); ok {
-				conv := make([]any, len(list))
-				for j, item := range list {
-					if im, ok := item.(*spec.Map); ok {
-						item = openAPIToJSONSchema(im)
-					}
-					conv[j] = item
-				}
-				v = conv
-			}
-			out.Set(k, v)
-		default:
-			out.Set(k, v)
+			v = convertList(v, func(_ int, m *spec.Map) *spec.Map { return openAPIToJSONSchema(m) })
 		}
+		out.Set(k, v)
 	}
 	if nullable {
 		if t, ok := out.GetString("type"); ok && t != "null" {

@@ -202,6 +202,16 @@ func (r *reader) object(v any, at loc, what string) (*spec.Map, bool) {
 	return m, ok
 }
 
+// each calls fn for every item of list, reporting the items that are not
+// objects.
+func (r *reader) each(list []any, at loc, what string, fn func(r *reader, m *spec.Map, at loc)) {
+	for i, item := range list {
+		if m, ok := r.object(item, at.index(i), what); ok {
+			fn(r, m, at.index(i))
+		}
+	}
+}
+
 // list returns v as a list, or reports what it is instead.
 func (r *reader) list(v any, at loc, what string) ([]any, bool) {
 	l, ok := v.([]any)
@@ -281,6 +291,41 @@ func (r *reader) description(t *spec.Tool, at loc) {
 	if strings.TrimSpace(t.Description) == "" {
 		r.warnf(at, t.Name, "tool %q has no description; add one (what it does and when to use it) before linting", t.Name)
 	}
+}
+
+// convertProperties returns a properties value with conv applied to each
+// schema in it; a value that is not a map, and members that are not
+// schemas, are kept as written.
+func convertProperties(v any, conv func(key string, m *spec.Map) *spec.Map) any {
+	props, ok := v.(*spec.Map)
+	if !ok {
+		return v
+	}
+	out := spec.NewMap(props.Len())
+	for i := range props.Len() {
+		k, pv := props.At(i)
+		if pm, ok := pv.(*spec.Map); ok {
+			pv = conv(k, pm)
+		}
+		out.Set(k, pv)
+	}
+	return out
+}
+
+// convertList is convertProperties for a list of schemas (anyOf, ...).
+func convertList(v any, conv func(i int, m *spec.Map) *spec.Map) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	out := make([]any, len(list))
+	for i, item := range list {
+		if m, ok := item.(*spec.Map); ok {
+			item = conv(i, m)
+		}
+		out[i] = item
+	}
+	return out
 }
 
 func keyList(m *spec.Map) string {

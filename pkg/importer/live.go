@@ -166,7 +166,7 @@ func (c *liveConn) expand(s, where string) (string, error) {
 func (c *liveConn) connect(ctx context.Context) error {
 	var transport mcp.Transport
 	if c.opts.URL != "" {
-		if !strings.HasPrefix(strings.ToLower(c.opts.URL), "http://") && !strings.HasPrefix(strings.ToLower(c.opts.URL), "https://") {
+		if u := strings.ToLower(c.opts.URL); !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 			return fmt.Errorf("--from-url %q: expected an http:// or https:// URL of a Streamable HTTP endpoint (for a command, use --from-server)", c.opts.URL)
 		}
 		c.headers = http.Header{}
@@ -368,13 +368,7 @@ func (c *liveConn) addEntries(res *Result) {
 		}
 	}
 	for _, t := range res.Tools {
-		e := &spec.Entry{Type: spec.EntryMCP, Tool: t.SourceName, Headers: headers}
-		if c.opts.URL != "" {
-			e.Server = c.opts.URL
-		} else {
-			e.Server = c.opts.Command
-		}
-		t.Tool.Entry = e
+		t.Tool.Entry = &spec.Entry{Type: spec.EntryMCP, Server: c.name(), Tool: t.SourceName, Headers: headers}
 	}
 }
 

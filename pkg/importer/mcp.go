@@ -21,11 +21,7 @@ import (
 func readMCP(r *reader, v any, at loc) {
 	switch v := v.(type) {
 	case []any:
-		for i, item := range v {
-			if m, ok := r.object(item, at.index(i), "tool"); ok {
-				mcpTool(r, m, at.index(i))
-			}
-		}
+		r.each(v, at, "tool", mcpTool)
 	case *spec.Map:
 		if !v.Has("name") {
 			if res, ok := v.GetMap("result"); ok && v.Has("jsonrpc") {

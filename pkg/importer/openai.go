@@ -24,11 +24,7 @@ import (
 func readOpenAI(r *reader, v any, at loc) {
 	switch v := v.(type) {
 	case []any:
-		for i, item := range v {
-			if m, ok := r.object(item, at.index(i), "tool"); ok {
-				openAITool(r, m, at.index(i))
-			}
-		}
+		r.each(v, at, "tool", openAITool)
 	case *spec.Map:
 		if !v.Has("name") && !v.Has("type") && !v.Has("function") {
 			for _, key := range []string{"tools", "functions"} {
