@@ -144,3 +144,12 @@ func TestFastSchemaEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+// fastValidate is validate.Conforms, the fast check lint's examples use,
+// as a verdict.
+func fastValidate(schema *spec.Map, v any, _ int) verdict {
+	if validate.Conforms(schema, v) {
+		return valid
+	}
+	return unsure
+}

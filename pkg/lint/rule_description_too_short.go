@@ -35,7 +35,7 @@ Good:
 				r.Report(t, "/description", "description is too short (%d characters); say what the tool does and when to use it", chars)
 			}
 		case chars < l.DescriptionMin || words < l.DescriptionMinWords:
-			r.Report(t, "/description", "description is too short (%d characters, %s); say what the tool does and when to use it", chars, plural(words, "word", "words"))
+			r.Report(t, "/description", "description is too short (%d characters, %s); say what the tool does and when to use it", chars, Plural(words, "word", "words"))
 		}
 	},
 })
@@ -49,7 +49,8 @@ func hasCJK(s string) bool {
 	return false
 }
 
-func plural(n int, one, many string) string {
+// Plural counts: "1 file", "2 files".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}

@@ -38,7 +38,7 @@ Good:
 			if ex.Params == nil {
 				fast = spec.NewMap(0)
 			}
-			if fastValidate(call, fast, 0) == valid {
+			if validate.Conforms(call, fast) {
 				continue
 			}
 			s, err := r.InputSchema(t)

@@ -3,47 +3,88 @@ package validate
 import (
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-// Conforms tells whether v (plain Go values: map[string]any, []any,
-// json.Number or Go numbers, string, bool, nil) surely satisfies schema,
-// for the keywords simple schemas use: type, properties, required,
-// additionalProperties, items, enum of scalars, length, size and numeric
-// bounds, annotations. It is sound in one direction only: true means the
-// compiled schema accepts v too (TestConformsAgreesWithLibrary); false
-// means "ask the library" (Validate), which also words the problems.
-// Inputs and results are almost always valid, and the library's
-// validation was a tenth of a builtin call's CPU under toolctl serve.
+// Conforms tells whether v surely satisfies schema, for the keywords
+// simple schemas use: type, properties, required, additionalProperties,
+// items, enum, const, length, size and numeric bounds, pattern,
+// uniqueItems, annotations. v is a plain value (map[string]any, []any,
+// json.Number or Go numbers, string, bool, nil: run and serve) or a spec
+// value (*spec.Map objects: lint's examples). It is sound in one direction
+// only: true means the compiled schema accepts v too
+// (TestConformsAgreesWithLibrary, lint's TestFastSchemaAgreesWithLibrary);
+// false means "ask the library" (Validate), which also words the problems.
+// Inputs, results and examples are almost always valid, and the library
+// is slow: its validation was a tenth of a builtin call's CPU under
+// toolctl serve.
 func Conforms(schema *spec.Map, v any) bool {
 	return conforms(schema, v, 0)
 }
 
-func conforms(schema any, v any, depth int) bool {
-	s, ok := schema.(*spec.Map)
-	if !ok {
-		b, isBool := schema.(bool)
-		return isBool && b
-	}
-	if depth > 32 {
+// IsDraft2020 tells whether a $schema value names draft 2020-12, the
+// compiler's default and the only draft the fast checks model.
+func IsDraft2020(v any) bool {
+	s, _ := v.(string)
+	return strings.TrimSuffix(s, "#") == "https://json-schema.org/draft/2020-12/schema"
+}
+
+func conforms(schema, v any, depth int) bool {
+	if depth > 64 {
 		return false
 	}
-	for i := range s.Len() {
-		k, kv := s.At(i)
-		if !keywordHolds(s, k, kv, v, depth) {
-			return false
+	switch s := schema.(type) {
+	case bool:
+		return s
+	case *spec.Map:
+		for i := range s.Len() {
+			k, kv := s.At(i)
+			if !keywordHolds(s, k, kv, v, depth) {
+				return false
+			}
 		}
+		return true
 	}
-	return true
+	return false
 }
+
+// vocabulary is every keyword the library gives a meaning to; others
+// (x-*, nullable, ...) it ignores.
+var vocabulary = map[string]bool{
+	"type": true, "properties": true, "required": true, "enum": true, "const": true,
+	"title": true, "description": true, "default": true, "examples": true, "deprecated": true,
+	"readOnly": true, "writeOnly": true, "format": true, "items": true, "additionalProperties": true,
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "minProperties": true, "maxProperties": true, "pattern": true,
+	"anyOf": true, "oneOf": true, "allOf": true, "not": true, "$ref": true, "$defs": true,
+	"definitions": true, "$comment": true, "$id": true, "$schema": true,
+	"prefixItems": true, "contains": true, "patternProperties": true, "dependentSchemas": true,
+	"propertyNames": true, "if": true, "then": true, "else": true, "unevaluatedItems": true,
+	"unevaluatedProperties": true, "dependentRequired": true, "dependencies": true, "$anchor": true,
+	"$dynamicRef": true, "$dynamicAnchor": true, "$vocabulary": true, "$recursiveRef": true,
+	"$recursiveAnchor": true, "contentEncoding": true, "contentMediaType": true, "contentSchema": true,
+	"maxContains": true, "minContains": true,
+	// The library's own: property names must be regexps (any draft).
+	"regexProperties": true, "additionalItems": true,
+}
+
+// IsKeyword tells whether the library gives k a meaning in a schema.
+func IsKeyword(k string) bool { return vocabulary[k] }
 
 func keywordHolds(s *spec.Map, k string, kv, v any, depth int) bool {
 	switch k {
-	case "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment", "format":
-		return true // annotations (format too: validate.NewCompiler does not assert it)
+	case "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+		"$comment", "format", "$id", "$defs", "definitions":
+		return true // annotations (format too: NewCompiler does not assert it in 2020-12)
+	case "$schema":
+		return IsDraft2020(kv) // older drafts assert format, among others
 	case "type":
 		switch t := kv.(type) {
 		case string:
@@ -57,22 +98,17 @@ func keywordHolds(s *spec.Map, k string, kv, v any, depth int) bool {
 		}
 		return false
 	case "properties":
-		obj, ok := v.(map[string]any)
+		obj, ok := asObject(v)
 		if !ok {
 			return true
 		}
 		props, ok := kv.(*spec.Map)
-		if !ok {
-			return false
-		}
-		for name, val := range obj {
-			if sub, ok := props.Get(name); ok && !conforms(sub, val, depth+1) {
-				return false
-			}
-		}
-		return true
+		return ok && obj.every(func(name string, val any) bool {
+			sub, ok := props.Get(name)
+			return !ok || conforms(sub, val, depth+1)
+		})
 	case "additionalProperties":
-		obj, ok := v.(map[string]any)
+		obj, ok := asObject(v)
 		if !ok {
 			return true
 		}
@@ -80,27 +116,17 @@ func keywordHolds(s *spec.Map, k string, kv, v any, depth int) bool {
 			return false
 		}
 		props, _ := s.GetMap("properties")
-		for name, val := range obj {
-			if props != nil && props.Has(name) {
-				continue
-			}
-			if !conforms(kv, val, depth+1) {
-				return false
-			}
-		}
-		return true
+		return obj.every(func(name string, val any) bool {
+			return props != nil && props.Has(name) || conforms(kv, val, depth+1)
+		})
 	case "required":
-		obj, ok := v.(map[string]any)
+		obj, ok := asObject(v)
 		if !ok {
 			return true
 		}
 		list, _ := kv.([]any)
 		for _, x := range list {
-			name, ok := x.(string)
-			if !ok {
-				return false
-			}
-			if _, ok := obj[name]; !ok {
+			if name, ok := x.(string); !ok || !obj.has(name) {
 				return false
 			}
 		}
@@ -119,11 +145,13 @@ func keywordHolds(s *spec.Map, k string, kv, v any, depth int) bool {
 	case "enum":
 		list, _ := kv.([]any)
 		for _, x := range list {
-			if sameScalar(x, v) {
+			if equal(x, v) {
 				return true
 			}
 		}
 		return false
+	case "const":
+		return equal(kv, v)
 	case "minLength", "maxLength":
 		str, ok := v.(string)
 		if !ok {
@@ -139,6 +167,13 @@ func keywordHolds(s *spec.Map, k string, kv, v any, depth int) bool {
 		}
 		n, ok := smallInt(kv)
 		return ok && (k == "minItems" && len(arr) >= n || k == "maxItems" && len(arr) <= n)
+	case "minProperties", "maxProperties":
+		obj, ok := asObject(v)
+		if !ok {
+			return true
+		}
+		n, ok := smallInt(kv)
+		return ok && (k == "minProperties" && obj.len() >= n || k == "maxProperties" && obj.len() <= n)
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 		if !isNumber(v) {
 			return true
@@ -157,8 +192,87 @@ func keywordHolds(s *spec.Map, k string, kv, v any, depth int) bool {
 			return x > b
 		}
 		return x < b
+	case "pattern":
+		str, ok := v.(string)
+		if !ok {
+			return true
+		}
+		p, _ := kv.(string)
+		re, ok := Pattern(p)
+		return ok && re.MatchString(str)
+	case "uniqueItems":
+		arr, ok := v.([]any)
+		if b, _ := kv.(bool); !ok || !b {
+			return true
+		}
+		return distinctScalars(arr)
 	}
-	return false // any other keyword: ask the library
+	return !vocabulary[k] // any other keyword of the library: ask it
+}
+
+// object is an instance object in either form: plain or spec.
+type object struct {
+	plain map[string]any
+	m     *spec.Map
+}
+
+func asObject(v any) (object, bool) {
+	switch o := v.(type) {
+	case map[string]any:
+		return object{plain: o}, true
+	case *spec.Map:
+		return object{m: o}, true
+	}
+	return object{}, false
+}
+
+func (o object) len() int {
+	if o.m != nil {
+		return o.m.Len()
+	}
+	return len(o.plain)
+}
+
+func (o object) has(name string) bool {
+	if o.m != nil {
+		return o.m.Has(name)
+	}
+	_, ok := o.plain[name]
+	return ok
+}
+
+// every tells whether f holds for every member.
+func (o object) every(f func(name string, v any) bool) bool {
+	if o.m != nil {
+		for i := range o.m.Len() {
+			if !f(o.m.At(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	for k, v := range o.plain {
+		if !f(k, v) {
+			return false
+		}
+	}
+	return true
+}
+
+var patterns sync.Map // string -> *regexp.Regexp, nil when it does not compile
+
+// Pattern compiles a "pattern" as the library does (Go's regexp), once per
+// pattern; lookarounds and other ECMA-only syntax do not compile.
+func Pattern(p string) (*regexp.Regexp, bool) {
+	if re, ok := patterns.Load(p); ok {
+		return re.(*regexp.Regexp), re.(*regexp.Regexp) != nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		re = nil
+	}
+	patterns.Store(p, re)
+	return re, re != nil
 }
 
 func isNumber(v any) bool {
@@ -169,8 +283,9 @@ func isNumber(v any) bool {
 	return false
 }
 
-// exactFloat converts a number that float64 holds exactly (|x| < 2^53 and
-// a short decimal), so that comparisons agree with exact arithmetic.
+// exactFloat converts a number that float64 holds exactly (a normal
+// |x| < 2^53, and a short decimal), so that comparisons agree with the
+// library's exact arithmetic.
 func exactFloat(v any) (float64, bool) {
 	var f float64
 	switch n := v.(type) {
@@ -192,7 +307,7 @@ func exactFloat(v any) (float64, bool) {
 	default:
 		return 0, false
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 1<<53 {
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 1<<53 || f != 0 && math.Abs(f) < 0x1p-1022 {
 		return 0, false
 	}
 	return f, true
@@ -206,7 +321,7 @@ func hasType(t string, v any) bool {
 		return t == "boolean"
 	case string:
 		return t == "string"
-	case map[string]any:
+	case map[string]any, *spec.Map:
 		return t == "object"
 	case []any:
 		return t == "array"
@@ -222,8 +337,7 @@ func hasType(t string, v any) bool {
 	}
 	switch n := v.(type) {
 	case json.Number:
-		_, err := strconv.ParseInt(string(n), 10, 64)
-		return err == nil
+		return digits(strings.TrimPrefix(string(n), "-"))
 	case float64:
 		return n == math.Trunc(n) && math.Abs(n) < 1<<53
 	case float32:
@@ -232,9 +346,9 @@ func hasType(t string, v any) bool {
 	return true // Go integers
 }
 
-// sameScalar compares enum members that are strings, booleans or null;
-// numbers and structures are the library's.
-func sameScalar(a, b any) bool {
+// equal compares strings, booleans, null and short numbers; anything else
+// is the library's.
+func equal(a, b any) bool {
 	switch a := a.(type) {
 	case string:
 		s, ok := b.(string)
@@ -244,15 +358,66 @@ func sameScalar(a, b any) bool {
 		return ok && a == x
 	case nil:
 		return b == nil
+	case json.Number:
+		if n, ok := b.(json.Number); ok && a == n {
+			return true
+		}
 	}
-	return false
+	x, ok1 := exactFloat(a)
+	y, ok2 := exactFloat(b)
+	return ok1 && ok2 && x == y
 }
 
+// distinctScalars tells whether arr holds distinct strings, booleans,
+// nulls and short numbers only.
+func distinctScalars(arr []any) bool {
+	seen := make(map[any]bool, len(arr))
+	for _, x := range arr {
+		key := x
+		switch x.(type) {
+		case string, bool, nil:
+		default:
+			f, ok := exactFloat(x)
+			if !ok {
+				return false
+			}
+			key = f
+		}
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+	}
+	return true
+}
+
+// digits tells whether s is a non-empty run of decimal digits.
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// smallInt reads a length bound: a non-negative integer of at most nine
+// digits.
 func smallInt(v any) (int, bool) {
 	n, ok := v.(json.Number)
-	if !ok || len(n) > 9 {
+	if !ok || !digits(string(n)) || len(n) > 9 {
 		return 0, false
 	}
 	i, err := strconv.Atoi(string(n))
-	return i, err == nil && i >= 0
+	return i, err == nil
+}
+
+// NonNegativeInteger tells whether v is a JSON integer >= 0 as written
+// (no sign, fraction or exponent).
+func NonNegativeInteger(v any) bool {
+	n, ok := v.(json.Number)
+	return ok && digits(string(n))
 }

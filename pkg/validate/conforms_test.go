@@ -80,3 +80,25 @@ func decodings(t *testing.T, val string) []any {
 	}
 	return []any{asFloat, spec.Plain(asNumber)}
 }
+
+// TestConformsAsksTheLibrary: cases the library refuses that a fast check
+// once accepted.
+func TestConformsAsksTheLibrary(t *testing.T) {
+	for _, c := range [][2]string{
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"e":{"type":"string","format":"email"}}}`, `{"e":"nope"}`},
+		{`{"type":"array","uniqueItems":true}`, `[1, 1.0]`},
+		{`{"regexProperties":true}`, `{"(":1}`},
+	} {
+		var s spec.Map
+		if err := json.Unmarshal([]byte(c[0]), &s); err != nil {
+			t.Fatal(err)
+		}
+		v, err := spec.DecodeJSON([]byte(c[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Conforms(&s, v) {
+			t.Errorf("Conforms(%s, %s) = true; the library refuses it", c[0], c[1])
+		}
+	}
+}

@@ -86,26 +86,19 @@ func writeText(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Option
 func summaryLine(c counts, files int) string {
 	var parts []string
 	if c.errors > 0 {
-		parts = append(parts, plural(c.errors, "error", "errors"))
+		parts = append(parts, lint.Plural(c.errors, "error", "errors"))
 	}
 	if c.warnings > 0 {
-		parts = append(parts, plural(c.warnings, "warning", "warnings"))
+		parts = append(parts, lint.Plural(c.warnings, "warning", "warnings"))
 	}
 	if c.info > 0 {
-		parts = append(parts, plural(c.info, "info", "info"))
+		parts = append(parts, lint.Plural(c.info, "info", "info"))
 	}
 	problems := "no problems"
 	if len(parts) > 0 {
 		problems = strings.Join(parts, ", ")
 	}
-	return problems + " in " + plural(files, "file", "files")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
+	return problems + " in " + lint.Plural(files, "file", "files")
 }
 
 // writeExcerpt prints the finding's source line with a gutter and a caret
