@@ -620,18 +620,7 @@ func dtFormatDuration(d time.Duration) string {
 		b.WriteByte('-')
 		d = -d
 	}
-	if h := d / time.Hour; h > 0 {
-		fmt.Fprintf(&b, "%dh", h)
-		d -= h * time.Hour
-	}
-	if m := d / time.Minute; m > 0 {
-		fmt.Fprintf(&b, "%dm", m)
-		d -= m * time.Minute
-	}
-	if d > 0 {
-		b.WriteString(strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
-		b.WriteByte('s')
-	}
+	dtWriteHMS(&b, d, "hms")
 	return b.String()
 }
 
@@ -653,20 +642,26 @@ func dtISODuration(d time.Duration) string {
 	}
 	if d > 0 {
 		b.WriteByte('T')
-		if h := d / time.Hour; h > 0 {
-			fmt.Fprintf(&b, "%dH", h)
-			d -= h * time.Hour
-		}
-		if m := d / time.Minute; m > 0 {
-			fmt.Fprintf(&b, "%dM", m)
-			d -= m * time.Minute
-		}
-		if d > 0 {
-			b.WriteString(strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
-			b.WriteByte('S')
-		}
+		dtWriteHMS(&b, d, "HMS")
 	}
 	return b.String()
+}
+
+// dtWriteHMS writes the hours, minutes and seconds of a positive d, each
+// followed by its letter in units, leaving out those that are zero.
+func dtWriteHMS(b *strings.Builder, d time.Duration, units string) {
+	if h := d / time.Hour; h > 0 {
+		fmt.Fprintf(b, "%d%c", h, units[0])
+		d -= h * time.Hour
+	}
+	if m := d / time.Minute; m > 0 {
+		fmt.Fprintf(b, "%d%c", m, units[1])
+		d -= m * time.Minute
+	}
+	if d > 0 {
+		b.WriteString(strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
+		b.WriteByte(units[2])
+	}
 }
 
 // dtCalendar counts whole months, then whole days, then the rest, from

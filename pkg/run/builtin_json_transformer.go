@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // json_transformer: reshape JSON with the dotted paths of builtin_object.go
@@ -99,11 +101,12 @@ func jqPick(c *Call, data any) (any, error) {
 	missing := []any{}
 	fields := objSortedKeys(mapping)
 	for _, field := range fields {
+		param := "mapping" + spec.Pointer(field)
 		p, ok := mapping[field].(string)
 		if !ok {
-			return nil, &Error{Kind: ValidationError, Param: "mapping/" + jqPointerToken(field), Message: fmt.Sprintf("mapping.%s is a %s; map each field to a path string such as \"user.name\"", field, JSONType(mapping[field]))}
+			return nil, &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("mapping.%s is a %s; map each field to a path string such as \"user.name\"", field, JSONType(mapping[field]))}
 		}
-		segs, err := objParsePath("mapping/"+jqPointerToken(field), p)
+		segs, err := objParsePath(param, p)
 		if err != nil {
 			return nil, err
 		}
@@ -122,11 +125,6 @@ func jqPick(c *Call, data any) (any, error) {
 		out[field] = v
 	}
 	return map[string]any{"result": out, "missing": missing}, nil
-}
-
-// jqPointerToken escapes a key for a JSON pointer (Error.Param).
-func jqPointerToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // jqFlatten writes every leaf of v under its joined path. Empty objects
@@ -190,7 +188,7 @@ func jqUnflatten(flat map[string]any, sep string) (any, error) {
 }
 
 func jqConflict(key, prefix string) error {
-	return &Error{Kind: ValidationError, Param: "data/" + jqPointerToken(key), Message: fmt.Sprintf("key %q conflicts with key %q: one value cannot be both a leaf and a parent", key, prefix)}
+	return &Error{Kind: ValidationError, Param: "data" + spec.Pointer(key), Message: fmt.Sprintf("key %q conflicts with key %q: one value cannot be both a leaf and a parent", key, prefix)}
 }
 
 // jqLists turns objects keyed 0..n-1 into lists, bottom up.

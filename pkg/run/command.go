@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -109,7 +108,7 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 // commandPath resolves the program: a name with a slash is relative to the
 // tool file's directory, a bare name is looked up in PATH.
 func commandPath(c *Call, name string) (string, error) {
-	if strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) {
+	if hasDir(name) {
 		return c.Path(name), nil
 	}
 	p, err := exec.LookPath(name)
@@ -268,6 +267,13 @@ func (t *procTail) Tail() string {
 		lines = lines[len(lines)-procTailLines:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// raw is the end of stderr as written: its last procTailBytes bytes.
+func (t *procTail) raw() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf[max(0, len(t.buf)-procTailBytes):])
 }
 
 // lastLine is ": " and the last non-empty line of stderr, for a message.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -74,6 +75,12 @@ func (c *Call) Path(p string) string {
 		return p
 	}
 	return filepath.Join(c.Dir, p)
+}
+
+// hasDir tells whether a program name holds a directory (a slash): a path,
+// relative to the tool file, rather than a name looked up in PATH.
+func hasDir(name string) bool {
+	return strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator)
 }
 
 // Env reads an environment variable.

@@ -804,14 +804,10 @@ func httpPairs(v any) []httpPair {
 func httpLeftovers(c *Call, used map[string]bool) []string {
 	var out []string
 	seen := map[string]bool{}
-	if c.Tool != nil && c.Tool.InputSchema != nil {
-		if props, ok := c.Tool.InputSchema.GetMap("properties"); ok {
-			for _, name := range props.Keys() {
-				seen[name] = true
-				if v, ok := c.Input[name]; ok && v != nil && !used[name] {
-					out = append(out, name)
-				}
-			}
+	for _, name := range inputProps(c.Tool).Keys() {
+		seen[name] = true
+		if v, ok := c.Input[name]; ok && v != nil && !used[name] {
+			out = append(out, name)
 		}
 	}
 	var extra []string

@@ -101,15 +101,18 @@ func coerce(t *spec.Tool, param, s string) any {
 
 // Property returns the schema of a top-level parameter, or nil.
 func Property(t *spec.Tool, name string) *spec.Map {
-	if t.InputSchema == nil {
-		return nil
-	}
-	props, ok := t.InputSchema.GetMap("properties")
-	if !ok {
-		return nil
-	}
-	p, _ := props.GetMap(name)
+	p, _ := inputProps(t).GetMap(name)
 	return p
+}
+
+// inputProps is the properties of t's input schema, or nil (a *spec.Map
+// without members) when there are none.
+func inputProps(t *spec.Tool) *spec.Map {
+	if t == nil {
+		return nil
+	}
+	props, _ := t.InputSchema.GetMap("properties")
+	return props
 }
 
 // propType is a parameter's single declared type (see SchemaType).
@@ -144,13 +147,7 @@ func SchemaType(p *spec.Map) string {
 // applyDefaults gives every absent top-level parameter its schema default,
 // as an agent runtime does before calling the tool.
 func applyDefaults(t *spec.Tool, in map[string]any) {
-	if t.InputSchema == nil {
-		return
-	}
-	props, ok := t.InputSchema.GetMap("properties")
-	if !ok {
-		return
-	}
+	props := inputProps(t)
 	for i := range props.Len() {
 		name, v := props.At(i)
 		p, ok := v.(*spec.Map)
@@ -261,16 +258,9 @@ func describe(t *spec.Tool, name string) string {
 }
 
 func paramNames(t *spec.Tool) []string {
-	if t.InputSchema == nil {
-		return nil
-	}
-	props, ok := t.InputSchema.GetMap("properties")
-	if !ok {
-		return nil
-	}
 	bound := validate.BoundParams(t)
 	var out []string
-	for _, k := range props.Keys() {
+	for _, k := range inputProps(t).Keys() {
 		if !bound[k] {
 			out = append(out, k)
 		}

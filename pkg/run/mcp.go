@@ -45,7 +45,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -68,9 +67,6 @@ const (
 	mcpStopGrace = 2 * time.Second
 	// mcpListTimeout bounds the tools/list made to explain an unknown tool.
 	mcpListTimeout = 2 * time.Second
-	// mcpStderrTail is how much of a stdio server's stderr is kept for
-	// error messages.
-	mcpStderrTail = 4096
 )
 
 func init() { Register(spec.EntryMCP, mcpExecutor{}) }
@@ -168,7 +164,7 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	}
 	// A relative program path is relative to the tool file, like every
 	// other path in an entry; a bare name is looked up in PATH.
-	if strings.ContainsRune(t.argv[0], '/') || strings.ContainsRune(t.argv[0], filepath.Separator) {
+	if hasDir(t.argv[0]) {
 		t.argv[0] = c.Path(t.argv[0])
 	}
 	return t, nil
@@ -447,7 +443,7 @@ func (x *mcpCall) rejected(ctx context.Context, session *mcp.ClientSession, werr
 // withStderr adds a stdio server's stderr tail as the error's detail.
 func (x *mcpCall) withStderr(e *Error) *Error {
 	if x.proc != nil && e.Detail == nil {
-		if tail := x.proc.tail.String(); tail != "" {
+		if tail := x.proc.tail.raw(); tail != "" {
 			e.Detail = tail
 		}
 	}
@@ -480,7 +476,7 @@ func (r *mcpHTTPRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err == nil && resp.StatusCode >= 400 && req.Method != http.MethodDelete {
 		r.mu.Lock()
 		r.status = resp.StatusCode
-		r.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"))
+		r.retryAfter, _ = httpRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		r.mu.Unlock()
 	}
 	return resp, err
@@ -525,23 +521,6 @@ func (r *mcpHTTPRecorder) httpError(t *mcpTarget, err error) *Error {
 	return e
 }
 
-// parseRetryAfter reads seconds or an HTTP date; 0 when absent or invalid.
-func parseRetryAfter(s string) time.Duration {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(s); err == nil && n >= 0 {
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(s); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d
-		}
-	}
-	return 0
-}
-
 // mcpProc is a stdio MCP server. The pipes are os.Pipe files rather than
 // exec's StdoutPipe, so that Wait (run as soon as the process starts, to
 // notice an early exit) never closes stdout before the client has read it.
@@ -556,7 +535,7 @@ type mcpProc struct {
 	exited  chan struct{} // closed when Wait returns
 	waitErr error
 
-	tail       *tailBuffer
+	tail       *procTail // passes stderr through and keeps its end
 	stderrDone chan struct{}
 }
 
@@ -604,25 +583,26 @@ func startMCPServer(ctx context.Context, c *Call, argv []string) (*mcpProc, erro
 		cmd: cmd, cancel: cancel,
 		stdinW: stdinW, stdoutR: stdoutR, stderrR: stderrR,
 		exited:     make(chan struct{}),
-		tail:       &tailBuffer{max: mcpStderrTail},
+		tail:       newProcTail(c.Stderr),
 		stderrDone: make(chan struct{}),
 	}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 	}()
-	stderr := c.Stderr
-	if stderr == nil {
-		stderr = io.Discard
-	}
-	go p.copyStderr(stderr)
+	// procTail never fails a write, so the copy drains stderr to its end
+	// and the server never blocks writing it.
+	go func() {
+		defer close(p.stderrDone)
+		_, _ = io.Copy(p.tail, p.stderrR)
+	}()
 	return p, nil
 }
 
 func startError(prog, dir string, err error) *Error {
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		where := "in PATH"
-		if strings.ContainsRune(prog, '/') || strings.ContainsRune(prog, filepath.Separator) {
+		if hasDir(prog) {
 			where = "at that path"
 		}
 		return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot start the MCP server: command %q not found %s; install it or fix entry.server", prog, where), Err: err}
@@ -633,24 +613,6 @@ func startError(prog, dir string, err error) *Error {
 		}
 	}
 	return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot start the MCP server %q: %v", prog, err), Err: err}
-}
-
-// copyStderr forwards the server's stderr to the call's stderr and keeps a
-// tail; a failing writer must not stop the copy, or the server would block
-// writing its stderr.
-func (p *mcpProc) copyStderr(w io.Writer) {
-	defer close(p.stderrDone)
-	buf := make([]byte, 8192)
-	for {
-		n, err := p.stderrR.Read(buf)
-		if n > 0 {
-			_, _ = p.tail.Write(buf[:n])
-			_, _ = w.Write(buf[:n])
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 func (p *mcpProc) transport() mcp.Transport {
@@ -704,7 +666,7 @@ func (p *mcpProc) exitError(t *mcpTarget, what string, err error) *Error {
 		status = p.cmd.ProcessState.String()
 	}
 	msg := fmt.Sprintf("the MCP server %s exited (%s) during %s", t.server(), status, what)
-	tail := p.tail.String()
+	tail := p.tail.raw()
 	if tail != "" {
 		msg += "; its stderr ends with: " + lastLines(tail, 5, 500)
 	} else {
@@ -729,29 +691,6 @@ func lastLines(s string, n, max int) string {
 		s = "…" + s[len(s)-max:]
 	}
 	return s
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - b.max; over > 0 {
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
 }
 
 // splitCommandLine splits a command line into argv the way a POSIX shell

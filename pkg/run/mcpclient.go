@@ -66,7 +66,7 @@ func (s *MCPServerProcess) ExitError(what string, err error) error {
 }
 
 // StderrTail returns the end of what the server wrote to stderr.
-func (s *MCPServerProcess) StderrTail() string { return s.p.tail.String() }
+func (s *MCPServerProcess) StderrTail() string { return s.p.tail.raw() }
 
 // Stop closes the server's stdin, waits a moment for it to exit, then
 // kills its process group.

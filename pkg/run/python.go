@@ -54,7 +54,7 @@ func pythonResolve(c *Call) (*pythonSetup, error) {
 	case e.Interpreter != "":
 		s.interp, s.from = e.Interpreter, "entry.interpreter"
 		s.prog = e.Interpreter
-		if strings.ContainsRune(s.prog, '/') || strings.ContainsRune(s.prog, filepath.Separator) {
+		if hasDir(s.prog) {
 			s.prog = c.Path(s.prog) // e.g. .venv/bin/python next to the tool file
 		}
 	case c.Options != nil && c.Options.Python != "":
@@ -169,11 +169,9 @@ func (s *pythonSetup) noResult(err error, stderr *procTail) error {
 // pythonDeclared is the JSON list of the tool's declared parameters, which
 // helps the runner decide between f(**input) and f(input).
 func pythonDeclared(c *Call) string {
-	names := []string{}
-	if c.Tool != nil && c.Tool.InputSchema != nil {
-		if props, ok := c.Tool.InputSchema.GetMap("properties"); ok {
-			names = props.Keys()
-		}
+	names := inputProps(c.Tool).Keys()
+	if names == nil {
+		names = []string{} // [], not null
 	}
 	raw, err := MarshalJSON(names)
 	if err != nil {

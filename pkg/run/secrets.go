@@ -49,8 +49,14 @@ func (s *Secrets) Len() int {
 // Redact replaces every secret in text by ***, longest first so that a
 // secret containing another is hidden whole.
 func (s *Secrets) Redact(text string) string {
+	return redact(text, s.sorted())
+}
+
+// sorted lists the secrets longest first (then in order), the order in
+// which they are replaced.
+func (s *Secrets) sorted() []string {
 	if s == nil {
-		return text
+		return nil
 	}
 	s.mu.RLock()
 	list := make([]string, 0, len(s.values))
@@ -58,50 +64,53 @@ func (s *Secrets) Redact(text string) string {
 		list = append(list, v)
 	}
 	s.mu.RUnlock()
-	if len(list) == 0 {
-		return text
-	}
 	sort.Slice(list, func(i, j int) bool {
 		if len(list[i]) != len(list[j]) {
 			return len(list[i]) > len(list[j])
 		}
 		return list[i] < list[j]
 	})
-	for _, v := range list {
+	return list
+}
+
+func redact(text string, secrets []string) string {
+	for _, v := range secrets {
 		text = strings.ReplaceAll(text, v, Redacted)
 	}
 	return text
 }
 
 // RedactValue returns a copy of a JSON-like value with every string
-// redacted (map keys included).
+// redacted (map keys included). The secrets are listed once for the whole
+// value, not once per string.
 func (s *Secrets) RedactValue(v any) any {
-	if s.Len() == 0 {
+	list := s.sorted()
+	if len(list) == 0 {
 		return v
 	}
-	return s.redactValue(v)
+	return redactValue(v, list)
 }
 
-func (s *Secrets) redactValue(v any) any {
+func redactValue(v any, secrets []string) any {
 	switch v := v.(type) {
 	case string:
-		return s.Redact(v)
+		return redact(v, secrets)
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = s.redactValue(e)
+			out[i] = redactValue(e, secrets)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			out[s.Redact(k)] = s.redactValue(e)
+			out[redact(k, secrets)] = redactValue(e, secrets)
 		}
 		return out
 	case []string:
 		out := make([]string, len(v))
 		for i, e := range v {
-			out[i] = s.Redact(e)
+			out[i] = redact(e, secrets)
 		}
 		return out
 	case *spec.Map:
@@ -111,7 +120,7 @@ func (s *Secrets) redactValue(v any) any {
 		out := spec.NewMap(v.Len())
 		for i := range v.Len() {
 			k, e := v.At(i)
-			out.Set(s.Redact(k), s.redactValue(e))
+			out.Set(redact(k, secrets), redactValue(e, secrets))
 		}
 		return out
 	}

@@ -133,11 +133,7 @@ func (t *Template) env(name string) (string, error) {
 
 // declared tells whether name is a property of the tool's input schema.
 func (t *Template) declared(name string) bool {
-	if t.Call.Tool == nil || t.Call.Tool.InputSchema == nil {
-		return false
-	}
-	props, ok := t.Call.Tool.InputSchema.GetMap("properties")
-	return ok && props.Has(name)
+	return inputProps(t.Call.Tool).Has(name)
 }
 
 // placeholder reads "{name}" at the start of s and returns the name and the
