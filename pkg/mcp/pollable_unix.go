@@ -4,6 +4,7 @@ package mcp
 
 import (
 	"os"
+	"sync"
 	"syscall"
 )
 
@@ -24,28 +25,46 @@ func pollable[T any](v T) (T, func()) {
 	if err != nil || info.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
 		return v, none
 	}
-	fd := f.Fd()
-	if err := syscall.SetNonblock(int(fd), true); err != nil {
+	// A duplicate descriptor of our own: a second *os.File on the caller's
+	// descriptor would close it from its finalizer (or twice), closing
+	// whatever file has reused the number by then.
+	fd, err := syscall.Dup(int(f.Fd()))
+	if err != nil {
 		return v, none
 	}
+	syscall.CloseOnExec(fd)
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		syscall.Close(fd)
+		return v, none
+	}
+	dup := os.NewFile(uintptr(fd), f.Name())
 	// Whoever shares the description after us (a shell running toolctl
-	// from a script) expects it blocking again.
-	restore := func() { syscall.SetNonblock(int(fd), false) }
-	p, ok := any(&restoringFile{File: os.NewFile(fd, f.Name()), restore: restore}).(T)
+	// from a script) expects it blocking again; the flag belongs to the
+	// description, so it is restored through our descriptor before that
+	// is closed.
+	var once sync.Once
+	done := func() {
+		once.Do(func() {
+			syscall.SetNonblock(fd, false)
+			dup.Close()
+		})
+	}
+	p, ok := any(&restoringFile{File: dup, done: done}).(T)
 	if !ok {
-		restore()
+		done()
 		return v, none
 	}
-	return p, restore
+	return p, done
 }
 
-// restoringFile restores blocking mode before it closes.
+// restoringFile restores blocking mode before it closes (the transport
+// closes its reader); done runs once, whoever calls it first.
 type restoringFile struct {
 	*os.File
-	restore func()
+	done func()
 }
 
 func (f *restoringFile) Close() error {
-	f.restore()
-	return f.File.Close()
+	f.done()
+	return nil
 }
