@@ -104,8 +104,7 @@ func findTool(set *spec.Set, name string, paths []string) (*spec.Tool, error) {
 	}
 	places := make([]string, len(found))
 	for i, t := range found {
-		p := t.Pos("")
-		places[i] = fmt.Sprintf("%s:%d:%d", t.Path(), p.Line, p.Col)
+		places[i] = t.Where()
 	}
 	return nil, fmt.Errorf("tool %q is defined %d times (%s); pass the file as a path", name, len(found), strings.Join(places, ", "))
 }

@@ -121,7 +121,7 @@ func newSet(tools []*spec.Tool, opts Options) (*toolSet, error) {
 	byFile := map[string]*spec.Tool{strings.ToLower(opts.Format.IndexName()): nil}
 	for _, t := range s.sorted {
 		if prev, ok := byName[t.Name]; ok {
-			problems = append(problems, fmt.Sprintf("tool %q is defined twice (%s and %s); the docs need one page per name: rename one, or document the files separately", t.Name, where(prev), where(t)))
+			problems = append(problems, fmt.Sprintf("tool %q is defined twice (%s and %s); the docs need one page per name: rename one, or document the files separately", t.Name, prev.Where(), t.Where()))
 			continue
 		}
 		byName[t.Name] = t
@@ -131,7 +131,7 @@ func newSet(tools []*spec.Tool, opts Options) (*toolSet, error) {
 			if prev != nil {
 				other = fmt.Sprintf("tool %q", prev.Name)
 			}
-			problems = append(problems, fmt.Sprintf("tool %q (%s) would be documented in %s, as would %s; rename it", t.Name, where(t), file, other))
+			problems = append(problems, fmt.Sprintf("tool %q (%s) would be documented in %s, as would %s; rename it", t.Name, t.Where(), file, other))
 			continue
 		}
 		byFile[strings.ToLower(file)] = t
@@ -141,17 +141,6 @@ func newSet(tools []*spec.Tool, opts Options) (*toolSet, error) {
 		return nil, &Error{Problems: problems}
 	}
 	return s, nil
-}
-
-// where is file:line:col of a tool, or its file.
-func where(t *spec.Tool) string {
-	if t.File == nil {
-		return "?"
-	}
-	if p := t.Pos(""); p.IsValid() {
-		return fmt.Sprintf("%s:%d:%d", t.Path(), p.Line, p.Col)
-	}
-	return t.Path()
 }
 
 // pageFile is the page of a tool: its export file name (no name escapes

@@ -300,22 +300,11 @@ func providerName(f Format) string {
 }
 
 func collision(prev, t *spec.Tool, name string) Problem {
-	msg := fmt.Sprintf("exports as %q, as does tool %q (%s); names must be unique in one export: rename one of them", name, prev.Name, where(prev))
+	msg := fmt.Sprintf("exports as %q, as does tool %q (%s); names must be unique in one export: rename one of them", name, prev.Name, prev.Where())
 	if prev.Name == t.Name {
-		msg = fmt.Sprintf("defined twice (%s and %s); names must be unique in one export: rename one, or export the files separately", where(prev), where(t))
+		msg = fmt.Sprintf("defined twice (%s and %s); names must be unique in one export: rename one, or export the files separately", prev.Where(), t.Where())
 	}
 	return Problem{Tool: t, Pointer: "/name", Rule: "name-unique", Message: msg}
-}
-
-// where is file:line:col of a tool, or its file.
-func where(t *spec.Tool) string {
-	if t.File == nil {
-		return "?"
-	}
-	if p := t.Pos(""); p.IsValid() {
-		return fmt.Sprintf("%s:%d:%d", t.Path(), p.Line, p.Col)
-	}
-	return t.Path()
 }
 
 // InputSchema returns a copy of t's input schema (an empty object schema

@@ -351,7 +351,7 @@ func (f *file) tools(doc *yaml.Node, yamlOut bool) error {
 	}
 	switch root.Kind {
 	case yaml.MappingNode:
-		if tools := containerTools(root); tools != nil {
+		if tools := spec.ContainerTools(root); tools != nil {
 			if tools.Kind == yaml.SequenceNode {
 				tools.Style &^= yaml.FlowStyle
 				for _, item := range tools.Content {
@@ -375,21 +375,6 @@ func (f *file) tools(doc *yaml.Node, yamlOut bool) error {
 		layout(root, false)
 	}
 	return nil
-}
-
-// containerTools returns the list of {tools: [...]} (a mapping without a
-// name), as spec reads it.
-func containerTools(n *yaml.Node) *yaml.Node {
-	var tools *yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		switch n.Content[i].Value {
-		case "name":
-			return nil
-		case "tools":
-			tools = n.Content[i+1]
-		}
-	}
-	return tools
 }
 
 // tool puts one tool mapping (or OpenAI wrapper) in canonical form.

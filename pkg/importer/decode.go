@@ -52,7 +52,7 @@ func decodeSource(name string, data []byte) (*source, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	src.data = data
 	if !utf8.Valid(data) {
-		return nil, src.diag(src.posAt(firstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
+		return nil, src.diag(src.posAt(spec.FirstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Diagnostic{File: name, Msg: "the input is empty; expected JSON tool definitions"}
@@ -220,15 +220,4 @@ func (s *source) posOf(at loc) spec.Pos {
 
 func (s *source) diag(p spec.Pos, msg string) *Diagnostic {
 	return &Diagnostic{File: s.name, Pos: p, Msg: msg}
-}
-
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
 }

@@ -146,7 +146,7 @@ func (f *File) parse(d *decoder) {
 		return
 	}
 	if !utf8.Valid(data) {
-		f.fail(f.PosAt(firstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
+		f.fail(f.PosAt(FirstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
 		return
 	}
 	// yaml.v3's scanner is most of lint's time; parseYAMLNode builds the
@@ -217,7 +217,7 @@ func (f *File) parse(d *decoder) {
 func (f *File) document(d *decoder, root *yaml.Node, index int) int {
 	switch root.Kind {
 	case yaml.MappingNode:
-		if tools := containerTools(root); tools != nil {
+		if tools := ContainerTools(root); tools != nil {
 			list := resolve(tools)
 			if list.Kind != yaml.SequenceNode {
 				d.errorf(tools, "/tools", "tools: expected a list of tools, got %s", KindName(tools))
@@ -263,9 +263,9 @@ func (f *File) addTool(t *Tool) {
 	}
 }
 
-// containerTools returns the value of "tools" when the mapping is a
+// ContainerTools returns the value of "tools" when the mapping is a
 // container ({tools: [...]}) rather than a tool: it has no name.
-func containerTools(n *yaml.Node) *yaml.Node {
+func ContainerTools(n *yaml.Node) *yaml.Node {
 	var tools *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		switch n.Content[i].Value {
@@ -370,7 +370,9 @@ func quotedLen(s []rune) int {
 	return len(s)
 }
 
-func firstInvalidUTF8(b []byte) int {
+// FirstInvalidUTF8 is the offset of the first byte that is not valid
+// UTF-8, or len(b).
+func FirstInvalidUTF8(b []byte) int {
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size == 1 {

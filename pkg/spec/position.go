@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,18 @@ func (t *Tool) KeySpan(ptr string) Span {
 
 // Pos returns the start of Span(ptr).
 func (t *Tool) Pos(ptr string) Pos { return t.Span(ptr).Start }
+
+// Where is the tool's file:line:col for messages, its file when the
+// position is unknown, "?" without a file.
+func (t *Tool) Where() string {
+	if t.File == nil {
+		return "?"
+	}
+	if p := t.Pos(""); p.IsValid() {
+		return fmt.Sprintf("%s:%d:%d", t.Path(), p.Line, p.Col)
+	}
+	return t.Path()
+}
 
 // locate walks the source nodes along the translated pointer and returns the
 // deepest value found, and its key when the last step found a mapping key for
