@@ -166,7 +166,7 @@ func (c *liveConn) expand(s, where string) (string, error) {
 func (c *liveConn) connect(ctx context.Context) error {
 	var transport mcp.Transport
 	if c.opts.URL != "" {
-		if u := strings.ToLower(c.opts.URL); !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		if !run.IsHTTPURL(c.opts.URL) {
 			return fmt.Errorf("--from-url %q: expected an http:// or https:// URL of a Streamable HTTP endpoint (for a command, use --from-server)", c.opts.URL)
 		}
 		c.headers = http.Header{}
@@ -268,15 +268,7 @@ func (c *liveConn) listTools(ctx context.Context) ([]*mcp.Tool, error) {
 // close ends the session and stops a stdio server.
 func (c *liveConn) close() {
 	if c.session != nil {
-		done := make(chan struct{})
-		go func() {
-			_ = c.session.Close()
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-time.After(2 * time.Second):
-		}
+		run.CloseMCPSession(c.session)
 		c.session = nil
 	}
 	if c.proc != nil {

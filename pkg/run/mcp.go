@@ -93,7 +93,8 @@ func (t *mcpTarget) server() string {
 	return strconv.Quote(t.argv[0])
 }
 
-func isHTTPURL(s string) bool {
+// IsHTTPURL tells an MCP server URL (Streamable HTTP) from a command line.
+func IsHTTPURL(s string) bool {
 	l := strings.ToLower(s)
 	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
 }
@@ -117,7 +118,7 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	}
 	server := strings.TrimSpace(e.Server)
 	switch {
-	case isHTTPURL(server):
+	case IsHTTPURL(server):
 		if len(e.ServerArgs) > 0 {
 			return nil, &Error{Kind: ToolExecutionError, Message: "entry.server is a URL, so it takes no arguments; give either a URL or a command"}
 		}
@@ -232,7 +233,7 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if err != nil {
 		return nil, x.fail(ctx, err, nil)
 	}
-	defer closeMCPSession(session)
+	defer CloseMCPSession(session)
 
 	args, err := MarshalJSON(c.Input)
 	if err != nil {
@@ -249,9 +250,9 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	return mcpResult(t, res)
 }
 
-// closeMCPSession closes gracefully, but never lets a stuck close outlive
+// CloseMCPSession closes gracefully, but never lets a stuck close outlive
 // the call: the stdio server is killed by stop() anyway.
-func closeMCPSession(s *mcp.ClientSession) {
+func CloseMCPSession(s *mcp.ClientSession) {
 	done := make(chan struct{})
 	go func() {
 		_ = s.Close()
