@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/docs"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -104,7 +105,7 @@ func runDocs(opts *docsOptions) error {
 	// Docs that silently miss a broken file would look complete.
 	if errs := set.Errors(); len(errs) > 0 {
 		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
-		return &exitError{ExitProblems, fmt.Errorf("no docs %s: %s with errors; fix them (toolctl lint shows them) or document other paths", docsVerb(opts), plural(countBadFiles(set), "file", "files"))}
+		return &exitError{ExitProblems, fmt.Errorf("no docs %s: %s with errors; fix them (toolctl lint shows them) or document other paths", docsVerb(opts), lint.Plural(countBadFiles(set), "file", "files"))}
 	}
 	tools := set.Tools()
 	if len(tools) == 0 {
@@ -117,7 +118,7 @@ func runDocs(opts *docsOptions) error {
 		for _, p := range conflict.Problems {
 			fmt.Fprintf(app.IO.ErrOut, "%s %s\n", s.render(s.err, "error:"), p)
 		}
-		return &exitError{ExitProblems, fmt.Errorf("no docs %s: %s", docsVerb(opts), plural(len(conflict.Problems), "name conflict", "name conflicts"))}
+		return &exitError{ExitProblems, fmt.Errorf("no docs %s: %s", docsVerb(opts), lint.Plural(len(conflict.Problems), "name conflict", "name conflicts"))}
 	}
 	if err != nil {
 		return err
@@ -129,7 +130,7 @@ func runDocs(opts *docsOptions) error {
 
 	if opts.check {
 		if len(changes) == 0 {
-			app.logf("docs in %s are up to date (%s)", opts.output, plural(len(files), "page", "pages"))
+			app.logf("docs in %s are up to date (%s)", opts.output, lint.Plural(len(files), "page", "pages"))
 			return nil
 		}
 		for _, c := range changes {
@@ -143,7 +144,7 @@ func runDocs(opts *docsOptions) error {
 		if format != docs.Markdown {
 			update += " --format " + string(format)
 		}
-		return &exitError{ExitProblems, fmt.Errorf("the docs in %s are stale: %s; run %s", opts.output, plural(len(changes), "page differs", "pages differ"), update)}
+		return &exitError{ExitProblems, fmt.Errorf("the docs in %s are stale: %s; run %s", opts.output, lint.Plural(len(changes), "page differs", "pages differ"), update)}
 	}
 
 	if err := os.MkdirAll(opts.output, 0o755); err != nil {
@@ -164,7 +165,7 @@ func runDocs(opts *docsOptions) error {
 		}
 		written++
 	}
-	app.logf("docs for %s in %s: %d written, %d removed, %d unchanged", plural(len(tools), "tool", "tools"), opts.output, written, removed, len(files)-written)
+	app.logf("docs for %s in %s: %d written, %d removed, %d unchanged", lint.Plural(len(tools), "tool", "tools"), opts.output, written, removed, len(files)-written)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/export"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -137,7 +138,7 @@ func runExport(opts *exportOptions, eo export.Options) error {
 	// complete: refuse it.
 	if errs := set.Errors(); len(errs) > 0 {
 		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
-		return &exitError{ExitProblems, fmt.Errorf("nothing exported: %s with errors; fix them (toolctl lint shows them) or export other paths", plural(countBadFiles(set), "file", "files"))}
+		return &exitError{ExitProblems, fmt.Errorf("nothing exported: %s with errors; fix them (toolctl lint shows them) or export other paths", lint.Plural(countBadFiles(set), "file", "files"))}
 	}
 	tools := set.Tools()
 	if len(tools) == 0 {
@@ -147,7 +148,7 @@ func runExport(opts *exportOptions, eo export.Options) error {
 	var refused *export.Error
 	if errors.As(err, &refused) {
 		printExportProblems(app, refused.Problems)
-		return &exitError{ExitProblems, fmt.Errorf("nothing exported: %s refused", plural(countTools(refused.Problems), "tool", "tools"))}
+		return &exitError{ExitProblems, fmt.Errorf("nothing exported: %s refused", lint.Plural(countTools(refused.Problems), "tool", "tools"))}
 	}
 	if err != nil {
 		return usageError(err)
@@ -176,7 +177,7 @@ func runExport(opts *exportOptions, eo export.Options) error {
 				return usageError(err)
 			}
 		}
-		app.logf("exported %s as %s to %s", plural(len(files), "tool", "tools"), eo.Format, opts.output)
+		app.logf("exported %s as %s to %s", lint.Plural(len(files), "tool", "tools"), eo.Format, opts.output)
 	default:
 		doc, err := res.Document()
 		if err != nil {
@@ -194,7 +195,7 @@ func runExport(opts *exportOptions, eo export.Options) error {
 		if err := writeFileAtomic(opts.output, doc); err != nil {
 			return usageError(err)
 		}
-		app.logf("exported %s as %s to %s", plural(len(res.Items), "tool", "tools"), eo.Format, opts.output)
+		app.logf("exported %s as %s to %s", lint.Plural(len(res.Items), "tool", "tools"), eo.Format, opts.output)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/format"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -139,7 +140,7 @@ func runFmt(opts *fmtOptions) error {
 	printing := !opts.write && !opts.diff && !opts.check
 	if printing && len(files) != 1 {
 		return usageError(fmt.Errorf("fmt prints one file, and there are %s; pass -w to rewrite them, -d to see the changes, or --check to list the ones to format",
-			plural(len(files), "tool file", "tool files")))
+			lint.Plural(len(files), "tool file", "tool files")))
 	}
 
 	results := formatAll(files, format.Options{To: to})
@@ -185,9 +186,9 @@ func runFmt(opts *fmtOptions) error {
 	}
 	if opts.check && changed > 0 && !app.Quiet {
 		fmt.Fprintf(app.IO.ErrOut, "not formatted: %d of %s; run: toolctl fmt -w%s\n",
-			changed, plural(len(results), "file", "files"), fmtToFlag(opts.to))
+			changed, lint.Plural(len(results), "file", "files"), fmtToFlag(opts.to))
 	}
-	app.logf("formatted %s: %d changed, %d with problems", plural(len(results), "file", "files"), changed, problems)
+	app.logf("formatted %s: %d changed, %d with problems", lint.Plural(len(results), "file", "files"), changed, problems)
 	switch {
 	case ioErrs > 0:
 		return &exitError{code: ExitUsage}

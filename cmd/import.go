@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/importer"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -372,7 +373,7 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 		fmt.Fprintf(app.IO.Out, "%s %s\n", verb, tg.path)
 	}
 	if !app.Quiet {
-		fmt.Fprintf(app.IO.ErrOut, "imported %s (%s) into %s\n", plural(len(targets), "tool", "tools"), res.Format, dir)
+		fmt.Fprintf(app.IO.ErrOut, "imported %s (%s) into %s\n", lint.Plural(len(targets), "tool", "tools"), res.Format, dir)
 	}
 	return nil
 }

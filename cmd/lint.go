@@ -202,7 +202,7 @@ func runLint(opts *lintOptions) error {
 		return usageError(fmt.Errorf("no tool files to lint in %s (toolctl reads .yaml, .yml and .json%s)", strings.Join(paths, ", "), map[bool]string{true: "; lint.ignore excludes some", false: ""}[len(ignore) > 0]))
 	}
 	set, findings := lint.RunFiles(files, cfg)
-	app.logf("linted %s in %s: %s", plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond), plural(len(findings), "finding", "findings"))
+	app.logf("linted %s in %s: %s", lint.Plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond), lint.Plural(len(findings), "finding", "findings"))
 
 	if opts.baselineOut != "" {
 		n, err := writeBaseline(opts.baselineOut, findings)
@@ -210,7 +210,7 @@ func runLint(opts *lintOptions) error {
 			return usageError(err)
 		}
 		if !app.Quiet {
-			fmt.Fprintf(app.IO.ErrOut, "wrote %s: it ignores %s in %s; apply it with --baseline %s\n", opts.baselineOut, plural(len(findings), "finding", "findings"), plural(n, "file", "files"), opts.baselineOut)
+			fmt.Fprintf(app.IO.ErrOut, "wrote %s: it ignores %s in %s; apply it with --baseline %s\n", opts.baselineOut, lint.Plural(len(findings), "finding", "findings"), lint.Plural(n, "file", "files"), opts.baselineOut)
 		}
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -76,7 +77,7 @@ func runList(opts *listOptions) error {
 		return usageError(err)
 	}
 	tools, errs := set.Tools(), set.Errors()
-	app.logf("loaded %s from %s in %s", plural(len(tools), "tool", "tools"), plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond))
+	app.logf("loaded %s from %s in %s", lint.Plural(len(tools), "tool", "tools"), lint.Plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond))
 
 	if opts.output == "json" {
 		out := struct {
@@ -104,9 +105,9 @@ func runList(opts *listOptions) error {
 		}
 		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
 		if !app.Quiet {
-			summary := fmt.Sprintf("%s in %s", plural(len(tools), "tool", "tools"), plural(len(set.Files), "file", "files"))
+			summary := fmt.Sprintf("%s in %s", lint.Plural(len(tools), "tool", "tools"), lint.Plural(len(set.Files), "file", "files"))
 			if bad := countBadFiles(set); bad > 0 {
-				summary += fmt.Sprintf("; %s with errors", plural(bad, "file", "files"))
+				summary += fmt.Sprintf("; %s with errors", lint.Plural(bad, "file", "files"))
 			}
 			fmt.Fprintln(app.IO.ErrOut, summary)
 		}

@@ -83,13 +83,6 @@ func printFileErrors(w io.Writer, s styles, errs []*spec.Error) {
 	}
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // checkOutputFormat validates an --output value.
 func checkOutputFormat(value string, allowed ...string) error {
 	for _, a := range allowed {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"github.com/toolctl/toolctl/pkg/validate"
@@ -505,9 +506,9 @@ func printEvent(w io.Writer, e run.Event) {
 		fmt.Fprintf(w, "%s retry %s in %s after %s: %s\n", at, e.Tool, e.Delay.Round(time.Millisecond), e.Err.Kind, e.Err.Message)
 	case run.EventFinish:
 		if e.Err != nil {
-			fmt.Fprintf(w, "%s finish %s: %s after %s\n", at, e.Tool, e.Err.Kind, plural(e.Attempt, "attempt", "attempts"))
+			fmt.Fprintf(w, "%s finish %s: %s after %s\n", at, e.Tool, e.Err.Kind, lint.Plural(e.Attempt, "attempt", "attempts"))
 		} else {
-			fmt.Fprintf(w, "%s finish %s: ok in %s after %s\n", at, e.Tool, roundDuration(e.Elapsed), plural(e.Attempt, "attempt", "attempts"))
+			fmt.Fprintf(w, "%s finish %s: ok in %s after %s\n", at, e.Tool, roundDuration(e.Elapsed), lint.Plural(e.Attempt, "attempt", "attempts"))
 		}
 	}
 }

@@ -159,7 +159,7 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 			for _, p := range names {
 				fmt.Fprint(app.IO.ErrOut, bad[p])
 			}
-			return &exitError{ExitProblems, fmt.Errorf("not serving: lint found errors in %s (above); fix them (toolctl lint %s), or pass --no-lint to serve anyway", plural(len(bad), "file", "files"), strings.Join(paths, " "))}
+			return &exitError{ExitProblems, fmt.Errorf("not serving: lint found errors in %s (above); fix them (toolctl lint %s), or pass --no-lint to serve anyway", lint.Plural(len(bad), "file", "files"), strings.Join(paths, " "))}
 		}
 	}
 
@@ -185,7 +185,7 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 	}
 	sum := srv.Update(set, nil)
 	if sum.Served == 0 && !opts.watch {
-		return &exitError{ExitProblems, fmt.Errorf("no tool in %s can be served (%s read); see the messages above", strings.Join(paths, ", "), plural(len(files), "file", "files"))}
+		return &exitError{ExitProblems, fmt.Errorf("no tool in %s can be served (%s read); see the messages above", strings.Join(paths, ", "), lint.Plural(len(files), "file", "files"))}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -200,7 +200,7 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 		}()
 		<-watching
 	}
-	what := plural(sum.Served, "tool", "tools")
+	what := lint.Plural(sum.Served, "tool", "tools")
 	if opts.metaTools {
 		what += " and get_tool_info"
 	}

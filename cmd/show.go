@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -115,12 +116,12 @@ func notFound(set *spec.Set, name string, paths []string) error {
 		names = append(names, t.Name)
 	}
 	sort.Strings(names)
-	msg := fmt.Sprintf("no tool named %q in %s (%s loaded)", name, strings.Join(paths, ", "), plural(len(names), "tool", "tools"))
+	msg := fmt.Sprintf("no tool named %q in %s (%s loaded)", name, strings.Join(paths, ", "), lint.Plural(len(names), "tool", "tools"))
 	if s := spec.Suggest(name, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	if bad := countBadFiles(set); bad > 0 {
-		msg += fmt.Sprintf("\n%s had errors; run 'toolctl list' to see them", plural(bad, "file", "files"))
+		msg += fmt.Sprintf("\n%s had errors; run 'toolctl list' to see them", lint.Plural(bad, "file", "files"))
 	}
 	return fmt.Errorf("%s", msg)
 }
