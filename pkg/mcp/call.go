@@ -33,12 +33,13 @@ const maxDetail = 2000
 // on; only an unknown tool is a protocol error (JSON-RPC -32602), as the
 // spec's "Error Handling" section (2025-06-18 server/tools) lists them.
 func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	return s.call(ctx, req.Params.Name, req.Params.Arguments, req.ProtocolVersion())
+	return s.call(ctx, req.Params.Name, req.Params.Arguments, req.ProtocolVersion(), false)
 }
 
 // call is tools/call's one implementation, for the SDK's handler and the
-// stdio transport's direct path (fastcall.go) alike.
-func (s *Server) call(ctx context.Context, name string, arguments json.RawMessage, protocol string) (res *sdk.CallToolResult, err error) {
+// stdio transport's direct path (fastcall.go) alike. onReader says the
+// caller is the stdio transport's long-lived reading goroutine.
+func (s *Server) call(ctx context.Context, name string, arguments json.RawMessage, protocol string, onReader bool) (res *sdk.CallToolResult, err error) {
 	s.mu.RLock()
 	t := s.tools[name]
 	s.mu.RUnlock()
@@ -62,16 +63,18 @@ func (s *Server) call(ctx context.Context, name string, arguments json.RawMessag
 	stop := context.AfterFunc(s.stop, cancel)
 	defer stop()
 
-	return s.run(ctx, t, arguments, protocol), nil
+	return s.run(ctx, t, arguments, protocol, onReader), nil
 }
 
 // run runs one call and renders its result. Local builtins (pure Go,
-// CPU-bound) run on the worker pool; the network builtins on the
-// handler's goroutine, as they honour their context. Every other entry
+// CPU-bound) run on the worker pool, or on the stdio reader when it calls
+// (onReader: its stack has grown too, and it saves two goroutine
+// hand-offs); the network builtins on the handler's goroutine, as they
+// honour their context. Every other entry
 // runs under a watchdog that only guards against an executor ignoring its
 // context (the runner enforces the tool's timeout): a hung call still
 // answers and never holds the server, or its shutdown, up.
-func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol string) *sdk.CallToolResult {
+func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol string, onReader bool) *sdk.CallToolResult {
 	call := func() *sdk.CallToolResult {
 		args, msg := decodeArguments(raw)
 		if msg != "" {
@@ -84,6 +87,9 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol
 		return s.result(t, r.Value, protocol)
 	}
 	if t.spec.EntryKind() == spec.EntryBuiltin {
+		if t.local && onReader {
+			return safely(t.name, call)
+		}
 		if t.local {
 			return s.pool.do(ctx, t.name, call)
 		}

@@ -59,8 +59,9 @@ type callParams struct {
 
 // take looks at a message read from a single line (not a batch), already
 // tracked as unanswered. It reports whether it answers the message itself;
-// if not, the SDK gets it.
-func (f *fastCalls) take(c *lineConn, m jsonrpc.Message) bool {
+// if not, the SDK gets it. With onReader, a call of a local builtin runs
+// on the calling (reading) goroutine, before the next line is read.
+func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 	req, ok := m.(*jsonrpc.Request)
 	if !ok {
 		return false
@@ -92,7 +93,11 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message) bool {
 		f.running[req.ID] = cancel
 		protocol := f.protocol
 		f.mu.Unlock()
-		go f.answer(c, ctx, req.ID, *p.Name, p.Arguments, protocol)
+		if onReader && t.local {
+			f.answer(c, ctx, req.ID, *p.Name, p.Arguments, protocol, true)
+		} else {
+			go f.answer(c, ctx, req.ID, *p.Name, p.Arguments, protocol, false)
+		}
 		return true
 	case "initialize":
 		if !req.IsCall() {
@@ -159,8 +164,8 @@ func (f *fastCalls) update() {
 
 // answer runs one intercepted call and writes its response as the SDK
 // would: Server.call's result or error, marshaled as its jsonrpc2 does.
-func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name string, args json.RawMessage, protocol string) {
-	res, err := f.srv.call(ctx, name, args, protocol)
+func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name string, args json.RawMessage, protocol string, onReader bool) {
+	res, err := f.srv.call(ctx, name, args, protocol, onReader)
 	f.mu.Lock()
 	cancel := f.running[id]
 	// Removed before the response is written: the client may reuse the id then.

@@ -159,3 +159,45 @@ func TestFastCallShutdownOnEOF(t *testing.T) {
 		t.Errorf("call in flight at EOF: %s", got)
 	}
 }
+
+// TestFastCallPipelined: calls written all at once, some answered on the
+// reading goroutine and some queued behind others or too long for it, all
+// get their own answers.
+func TestFastCallPipelined(t *testing.T) {
+	s, log := newServer(t, copyTools(t), Options{})
+	r, _ := pipeServe(t, s, log, true, "2025-11-25")
+	// With its envelope, a line longer than the reader answers itself.
+	const terms = 2000
+	long := strings.Repeat("1+", terms-1) + "1"
+	var batch strings.Builder
+	want := map[string]string{}
+	for i := range 60 {
+		expr := fmt.Sprintf("%d*3", i)
+		sum := fmt.Sprint(i * 3)
+		if i%20 == 7 {
+			expr, sum = long, fmt.Sprint(terms)
+		}
+		fmt.Fprintf(&batch, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"calc","arguments":{"expression":%q}}}`+"\n", i+1, expr)
+		want[fmt.Sprintf(`"id":%d,`, i+1)] = `\"result\":` + sum + `}`
+	}
+	if _, err := io.WriteString(r.w, batch.String()); err != nil {
+		t.Fatal(err)
+	}
+	for range want {
+		got := r.recv()
+		found := false
+		for id, result := range want {
+			if strings.Contains(got, id) {
+				found = true
+				if !strings.Contains(got, result) {
+					t.Errorf("answer %s: want %s", truncate(got, 200), result)
+				}
+				delete(want, id)
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("an answer to no call left: %s", truncate(got, 200))
+		}
+	}
+}

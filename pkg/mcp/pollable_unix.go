@@ -3,6 +3,7 @@
 package mcp
 
 import (
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -49,7 +50,12 @@ func pollable[T any](v T) (T, func()) {
 			dup.Close()
 		})
 	}
-	p, ok := any(&restoringFile{File: dup, done: done}).(T)
+	rc, err := dup.SyscallConn()
+	if err != nil {
+		done()
+		return v, none
+	}
+	p, ok := any(&restoringFile{File: dup, rc: rc, done: done}).(T)
 	if !ok {
 		done()
 		return v, none
@@ -58,10 +64,57 @@ func pollable[T any](v T) (T, func()) {
 }
 
 // restoringFile restores blocking mode before it closes (the transport
-// closes its reader); done runs once, whoever calls it first.
+// closes its reader); done runs once, whoever calls it first. Reads and
+// writes wait in Go's poller and make the system call themselves
+// (rawio_*.go).
 type restoringFile struct {
 	*os.File
+	rc   syscall.RawConn
 	done func()
+}
+
+func (f *restoringFile) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	var n int
+	var errno error
+	err := f.rc.Read(func(fd uintptr) bool {
+		n, errno = rawRead(fd, p)
+		return errno != syscall.EAGAIN
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case errno != nil:
+		return 0, &os.PathError{Op: "read", Path: f.Name(), Err: errno}
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+func (f *restoringFile) Write(p []byte) (int, error) {
+	written := 0
+	var errno error
+	err := f.rc.Write(func(fd uintptr) bool {
+		for written < len(p) {
+			n, err := rawWrite(fd, p[written:])
+			if err == syscall.EAGAIN {
+				return false // the pipe is full: wait until it drains
+			}
+			if err != nil {
+				errno = err
+				return true
+			}
+			written += n
+		}
+		return true
+	})
+	if err == nil && errno != nil {
+		err = &os.PathError{Op: "write", Path: f.Name(), Err: errno}
+	}
+	return written, err
 }
 
 func (f *restoringFile) Close() error {

@@ -39,6 +39,11 @@ type lineTransport struct {
 // maxLine bounds one message, as the SDK's DefaultMaxLineLength does.
 const maxLine = sdk.DefaultMaxLineLength
 
+// maxInlineLine is the longest tools/call the reader answers itself
+// (fastcall.go): the local builtins are linear in their input, so this
+// bounds how long the next message waits to be read.
+const maxInlineLine = 4 << 10
+
 func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
 	c := &lineConn{
 		r:        t.r,
@@ -129,7 +134,12 @@ func (c *lineConn) readLoop() {
 				c.writeRaw(perr)
 			} else {
 				c.track(msgs)
-				if c.fast != nil && trimmed[0] != '[' && c.fast.take(c, msgs[0]) {
+				// A small call with nothing else waiting is answered before
+				// reading on: a local builtin takes microseconds on such an
+				// input, less than handing it to another goroutine costs.
+				// Anything queued behind it gets the concurrent path.
+				onReader := len(line) <= maxInlineLine && br.Buffered() == 0
+				if c.fast != nil && trimmed[0] != '[' && c.fast.take(c, msgs[0], onReader) {
 					// Answered without the SDK.
 				} else if !c.deliver(lineItem{msgs: msgs}) {
 					return
