@@ -57,7 +57,9 @@ Before serving, the tools are linted with the settings of .toolctl.yaml:
 lint errors stop the server from starting (--no-lint serves anyway).
 
 With --watch, edits to the tool files are served at once and clients get
-notifications/tools/list_changed; a file that stops parsing (or gains lint
+notifications/tools/list_changed (over --http only clients of protocol
+2026-07-28 or later, which listen on subscriptions/listen; older ones see the
+change on their next tools/list); a file that stops parsing (or gains lint
 errors) keeps its last good version until it is fixed.
 
 On SIGINT, SIGTERM or the end of stdin the server stops taking calls, gives

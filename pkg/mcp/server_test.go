@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -783,5 +784,85 @@ func TestEncodeResponseMatchesSDK(t *testing.T) {
 		if string(got) != string(want) {
 			t.Errorf("id %v: %s, want %s", id, got, want)
 		}
+	}
+}
+
+// TestHTTPWatch: over stateless Streamable HTTP, a reload is what the next
+// tools/list and tools/call see. From 2026-07-28 on the client listens
+// (subscriptions/listen) and gets notifications/tools/list_changed; before
+// it a stateless server has no stream to send one on.
+func TestHTTPWatch(t *testing.T) {
+	for _, protocol := range []string{"", "2025-11-25"} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			dir := copyTools(t)
+			s, log := newServer(t, dir, Options{})
+			h, err := s.HTTPHandler(HTTPOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(h)
+			defer ts.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ready := make(chan struct{})
+			go s.Watch(ctx, func() { close(ready) })
+			<-ready
+
+			changed := make(chan struct{}, 10)
+			client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1.0.0"}, &sdk.ClientOptions{
+				ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
+			})
+			cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", MaxRetries: -1}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			names := func() []string {
+				t.Helper()
+				res, err := cs.ListTools(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out []string
+				for _, tool := range res.Tools {
+					out = append(out, tool.Name)
+				}
+				return out
+			}
+			if slices.Contains(names(), "triple2") {
+				t.Fatal("triple2 served before it was written")
+			}
+			if err := os.WriteFile(filepath.Join(dir, "triple2.yaml"), bytes.ReplaceAll(mustRead(t, filepath.Join(dir, "triple.yaml")), []byte("name: triple"), []byte("name: triple2")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// Watched from the server's side: the client sends nothing meanwhile.
+			deadline := time.Now().Add(10 * time.Second)
+			for !slices.Contains(s.Tools(), "triple2") {
+				if time.Now().After(deadline) {
+					t.Fatalf("triple2 not loaded after it was written; log:\n%s", log)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if protocol == "" {
+				select {
+				case <-changed:
+				case <-time.After(5 * time.Second):
+					t.Errorf("no list_changed on the listening stream; log:\n%s", log)
+				}
+			} else {
+				select {
+				case <-changed:
+					t.Error("list_changed reached a stateless HTTP client without a stream; update serve --help and the README, which say it does not")
+				case <-time.After(200 * time.Millisecond):
+				}
+			}
+			if !slices.Contains(names(), "triple2") {
+				t.Fatal("triple2 loaded but not listed")
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "triple2"})
+			if err != nil || res.IsError {
+				t.Fatalf("calling the new tool: %v %+v", err, res)
+			}
+		})
 	}
 }
