@@ -174,7 +174,7 @@ func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name
 	cancel()
 	resp := &jsonrpc.Response{ID: id, Error: err}
 	if err == nil {
-		data, merr := marshal(res)
+		data, merr := marshalResult(res)
 		if merr != nil {
 			resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "marshaling the result: " + merr.Error()}
 		} else {

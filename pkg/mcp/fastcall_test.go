@@ -63,16 +63,24 @@ func TestFastCallMatchesSDK(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "greet.yaml"), []byte(greet), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// HTML characters and U+2028 in structured content, an empty string.
+	tag := "name: tag\ndescription: Tags. Use when testing escaping.\ncategory: custom\nentry:\n  type: javascript\n  code: |\n    function execute(input) { return input.who === '' ? '' : {html: '<b>&' + input.who + '\\u2028</b>', n: [1, 2.5]}; }\nparameters:\n  type: object\n  properties:\n    who: {type: string, description: Whom.}\n  required: [who]\n"
+	if err := os.WriteFile(filepath.Join(dir, "tag.yaml"), []byte(tag), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	calls := []struct{ id, params string }{
-		{`1`, `{"name":"calc","arguments":{"expression":"2*(3+4)"}}`},      // object result
-		{`"s-1"`, `{"name":"greet","arguments":{"who":"<b>&amp; \"ü\""}}`}, // text result
-		{`2`, `{"name":"calc","arguments":{"expression":7}}`},              // isError: invalid arguments
-		{`3`, `{"name":"calc","arguments":[1,2]}`},                         // isError: not an object
-		{`4`, `{"name":"calc","arguments":{"expression":"1/0"}}`},          // isError: the tool fails
-		{`5`, `{"name":"nope","arguments":{}}`},                            // unknown tool: -32602
-		{`6`, `{"name":"triple"}`},                                         // array: structuredContent by protocol
-		{`7`, `{"name":"liar","arguments":null}`},                          // output schema mismatch
-		{`"ünï"`, `{"name":"calc","arguments":{"expression":"1+1"}}`},      // id the fast encoder does not write
+		{`1`, `{"name":"calc","arguments":{"expression":"2*(3+4)"}}`},          // object result
+		{`"s-1"`, `{"name":"greet","arguments":{"who":"<b>&amp; \"ü\""}}`},     // text result
+		{`2`, `{"name":"calc","arguments":{"expression":7}}`},                  // isError: invalid arguments
+		{`3`, `{"name":"calc","arguments":[1,2]}`},                             // isError: not an object
+		{`4`, `{"name":"calc","arguments":{"expression":"1/0"}}`},              // isError: the tool fails
+		{`5`, `{"name":"nope","arguments":{}}`},                                // unknown tool: -32602
+		{`6`, `{"name":"triple"}`},                                             // array: structuredContent by protocol
+		{`7`, `{"name":"liar","arguments":null}`},                              // output schema mismatch
+		{`"ünï"`, `{"name":"calc","arguments":{"expression":"1+1"}}`},          // id the fast encoder does not write
+		{`8`, `{"name":"tag","arguments":{"who":"\"é\u2029"}}`},                // escaping in structuredContent
+		{`9`, `{"name":"tag","arguments":{"who":""}}`},                         // empty text
+		{`10`, `{"name":"calc","arguments":{"expression":"1 < 2 && \u2028"}}`}, // escaping in an error
 	}
 	const sdkOnly = 1 // the unknown tool goes to the SDK on both paths
 	for _, protocol := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
