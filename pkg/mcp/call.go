@@ -37,9 +37,10 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 }
 
 // call is tools/call's one implementation, for the SDK's handler and the
-// stdio transport's direct path (fastcall.go) alike. onReader says the
-// caller is the stdio transport's long-lived reading goroutine.
-func (s *Server) call(ctx context.Context, name string, arguments json.RawMessage, protocol string, onReader bool) (res *sdk.CallToolResult, err error) {
+// stdio transport's direct path (fastcall.go) alike. With here, a local
+// builtin runs on the calling goroutine, which is a long-lived one (the
+// stdio reader or a pool worker).
+func (s *Server) call(ctx context.Context, name string, arguments json.RawMessage, protocol string, here bool) (res *sdk.CallToolResult, err error) {
 	s.mu.RLock()
 	t := s.tools[name]
 	s.mu.RUnlock()
@@ -63,18 +64,18 @@ func (s *Server) call(ctx context.Context, name string, arguments json.RawMessag
 	stop := context.AfterFunc(s.stop, cancel)
 	defer stop()
 
-	return s.run(ctx, t, arguments, protocol, onReader), nil
+	return s.run(ctx, t, arguments, protocol, here), nil
 }
 
 // run runs one call and renders its result. Local builtins (pure Go,
-// CPU-bound) run on the worker pool, or on the stdio reader when it calls
-// (onReader: its stack has grown too, and it saves two goroutine
-// hand-offs); the network builtins on the handler's goroutine, as they
-// honour their context. Every other entry
+// CPU-bound) run on the worker pool, or where they are (here: a
+// long-lived goroutine whose stack has grown, which saves the hand-offs);
+// the network builtins on the handler's goroutine, as they honour their
+// context. Every other entry
 // runs under a watchdog that only guards against an executor ignoring its
 // context (the runner enforces the tool's timeout): a hung call still
 // answers and never holds the server, or its shutdown, up.
-func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol string, onReader bool) *sdk.CallToolResult {
+func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol string, here bool) *sdk.CallToolResult {
 	call := func() *sdk.CallToolResult {
 		args, msg := decodeArguments(raw)
 		if msg != "" {
@@ -87,7 +88,7 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol
 		return s.result(t, r.Value, protocol)
 	}
 	if t.spec.EntryKind() == spec.EntryBuiltin {
-		if t.local && onReader {
+		if t.local && here {
 			return safely(t.name, call)
 		}
 		if t.local {
@@ -353,36 +354,41 @@ func truncate(s string, n int) string {
 // the copying was a fifth of a calculator call's CPU. A worker's stack
 // has grown once.
 type pool struct {
-	jobs chan job
-}
-
-type job struct {
-	name string
-	f    func() *sdk.CallToolResult
-	done chan *sdk.CallToolResult
+	jobs chan func()
 }
 
 func newPool(n int) *pool {
-	p := &pool{jobs: make(chan job)}
+	p := &pool{jobs: make(chan func())}
 	for range n {
 		go p.work()
 	}
 	return p
 }
 
+// work runs jobs; they recover their own panics (safely, Server.call).
 func (p *pool) work() {
-	for j := range p.jobs {
-		j.done <- safely(j.name, j.f)
+	for f := range p.jobs {
+		f()
 	}
 }
 
 // do runs f on a worker, waiting for a free one unless ctx ends first.
 func (p *pool) do(ctx context.Context, name string, f func() *sdk.CallToolResult) *sdk.CallToolResult {
-	j := job{name: name, f: f, done: make(chan *sdk.CallToolResult, 1)}
+	done := make(chan *sdk.CallToolResult, 1)
 	select {
-	case p.jobs <- j:
+	case p.jobs <- func() { done <- safely(name, f) }:
 	case <-ctx.Done():
 		return errorResult(fmt.Sprintf("ToolExecutionError in %s: cancelled before it started", name))
 	}
-	return <-j.done
+	return <-done
+}
+
+// try hands f to a worker that is free now, and reports whether one was.
+func (p *pool) try(f func()) bool {
+	select {
+	case p.jobs <- f:
+		return true
+	default:
+		return false
+	}
 }

@@ -59,8 +59,9 @@ type callParams struct {
 
 // take looks at a message read from a single line (not a batch), already
 // tracked as unanswered. It reports whether it answers the message itself;
-// if not, the SDK gets it. With onReader, a call of a local builtin runs
-// on the calling (reading) goroutine, before the next line is read.
+// if not, the SDK gets it. A call of a local builtin runs on the calling
+// (reading) goroutine with onReader, before the next line is read, or
+// else on a free worker of the pool.
 func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 	req, ok := m.(*jsonrpc.Request)
 	if !ok {
@@ -93,10 +94,14 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 		f.running[req.ID] = cancel
 		protocol := f.protocol
 		f.mu.Unlock()
-		if onReader && t.local {
-			f.answer(c, ctx, req.ID, *p.Name, p.Arguments, protocol, true)
-		} else {
-			go f.answer(c, ctx, req.ID, *p.Name, p.Arguments, protocol, false)
+		id, name, args := req.ID, *p.Name, p.Arguments
+		switch {
+		case t.local && onReader:
+			f.answer(c, ctx, id, name, args, protocol, true)
+		case t.local && f.srv.pool.try(func() { f.answer(c, ctx, id, name, args, protocol, true) }):
+			// A free worker answers it.
+		default:
+			go f.answer(c, ctx, id, name, args, protocol, false)
 		}
 		return true
 	case "initialize":
@@ -164,8 +169,8 @@ func (f *fastCalls) update() {
 
 // answer runs one intercepted call and writes its response as the SDK
 // would: Server.call's result or error, marshaled as its jsonrpc2 does.
-func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name string, args json.RawMessage, protocol string, onReader bool) {
-	res, err := f.srv.call(ctx, name, args, protocol, onReader)
+func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name string, args json.RawMessage, protocol string, here bool) {
+	res, err := f.srv.call(ctx, name, args, protocol, here)
 	f.mu.Lock()
 	cancel := f.running[id]
 	// Removed before the response is written: the client may reuse the id then.
