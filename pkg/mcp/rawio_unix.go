@@ -6,22 +6,12 @@ import "syscall"
 
 // rawRead and rawWrite are plain system calls where the raw ones
 // (rawio_linux.go) are not portable.
-func rawRead(fd uintptr, p []byte) (int, error) {
-	for {
-		n, err := syscall.Read(int(fd), p)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		return n, nil
-	}
-}
+func rawRead(fd uintptr, p []byte) (int, error)  { return retryEINTR(syscall.Read, fd, p) }
+func rawWrite(fd uintptr, p []byte) (int, error) { return retryEINTR(syscall.Write, fd, p) }
 
-func rawWrite(fd uintptr, p []byte) (int, error) {
+func retryEINTR(f func(int, []byte) (int, error), fd uintptr, p []byte) (int, error) {
 	for {
-		n, err := syscall.Write(int(fd), p)
+		n, err := f(int(fd), p)
 		if err == syscall.EINTR {
 			continue
 		}
