@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -87,6 +88,7 @@ func (s *Server) Update(set *spec.Set, bad map[string]string) Summary {
 
 func (s *Server) update(set *spec.Set, bad map[string]string) Summary {
 	var sum Summary
+	var noEntry []*spec.Tool // definition-only tools, newly read
 	next := map[string]*tool{}
 	var order []string
 	present := map[string]bool{}
@@ -121,7 +123,9 @@ func (s *Server) update(set *spec.Set, bad map[string]string) Summary {
 			}
 			tt, err := convert(t)
 			if err != nil {
-				if fresh {
+				if fresh && errors.Is(err, errNoEntry) {
+					noEntry = append(noEntry, t)
+				} else if fresh {
 					s.log.printf("%s: tool %q is not served: %v", t.Path(), t.Name, err)
 				}
 				continue
@@ -147,6 +151,7 @@ func (s *Server) update(set *spec.Set, bad map[string]string) Summary {
 			delete(s.files, p)
 		}
 	}
+	s.reportNoEntry(noEntry)
 
 	s.mu.Lock()
 	prev := s.tools
@@ -214,12 +219,37 @@ func hash(data []byte) uint64 {
 	return h.Sum64() | 1 // never 0, the "not reported yet" value
 }
 
+// errNoEntry: a definition-only tool, which cannot run.
+var errNoEntry = errors.New("it has no entry, so it cannot run; add entry: {type: ...}")
+
+// reportNoEntry logs the definition-only tools: one line each when they
+// are few, else one line for all (a registry of definitions has
+// hundreds).
+func (s *Server) reportNoEntry(tools []*spec.Tool) {
+	const each = 3
+	if len(tools) <= each {
+		for _, t := range tools {
+			s.log.printf("%s: tool %q is not served: %v", t.Path(), t.Name, errNoEntry)
+		}
+		return
+	}
+	files := map[string]bool{}
+	var examples []string
+	for _, t := range tools {
+		if !files[t.Path()] && len(examples) < each { // one per file
+			examples = append(examples, fmt.Sprintf("%s: %q", t.Path(), t.Name))
+		}
+		files[t.Path()] = true
+	}
+	s.log.printf("%d tools in %d files are not served: they have no entry, so they cannot run; add entry: {type: ...} to serve them. Among them: %s", len(tools), len(files), strings.Join(examples, "; "))
+}
+
 // convert builds the MCP Tool of t from the MCP export (bound parameters
 // removed, key order kept), with annotations derived for read-only
 // builtins.
 func convert(t *spec.Tool) (*tool, error) {
 	if t.EntryKind() == "" || t.Entry == nil {
-		return nil, fmt.Errorf("it has no entry, so it cannot run; add entry: {type: ...}")
+		return nil, errNoEntry
 	}
 	m, _ := export.MCPTool(t)
 	def := &sdk.Tool{}
