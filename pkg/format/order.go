@@ -7,24 +7,12 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Canonical orders of the fields inside a tool's sections (as
-// spec.Entry.ToMap and spec.Tool.ToMap write them). Keys not listed keep
-// their relative order after the listed ones. Schemas, example params,
-// bindings and other user-keyed maps are never reordered.
-var (
-	entryOrder       = []string{"type", "handler", "url", "method", "headers", "query", "body", "code", "file", "module", "function", "path", "interpreter", "command", "server", "tool"}
-	exampleOrder     = []string{"scenario", "params", "expected"}
-	prereqOrder      = []string{"condition", "check_tool", "action_if_not_met"}
-	relatedOrder     = []string{"name", "relation"}
-	workflowOrder    = []string{"name", "steps"}
-	stepOrder        = []string{"step", "action", "tool", "tools", "condition"}
-	annotationsOrder = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
-	runtimeOrder     = []string{"timeout", "retries", "retry_delay", "backoff", "max_delay", "retry_non_idempotent"}
-	metadataOrder    = []string{"category", "tags", "documentationUrl"}
-	// A list-form parameter only gets its name first: the other keys are
-	// its schema, whose order is kept.
-	paramOrder = []string{"name"}
-)
+// A list-form parameter only gets its name first: the other keys are its
+// schema, whose order is kept. The sections' orders are spec's
+// (spec.EntryFields, ...). Keys not listed keep their relative order
+// after the listed ones; schemas, example params, bindings and other
+// user-keyed maps are never reordered.
+var paramOrder = []string{"name"}
 
 // toolOrder is PRODUCT.md section 1's order (spec.ToolFields), with the
 // merge key and $schema first. In OpenAI's flat form type: function
@@ -44,24 +32,24 @@ func orderTool(n *yaml.Node, openai bool) {
 		v := n.Content[i+1]
 		switch n.Content[i].Value {
 		case "entry":
-			orderKeys(v, entryOrder, nil)
+			orderKeys(v, spec.EntryFields, nil)
 		case "parameters":
 			eachMapping(v, func(m *yaml.Node) { orderKeys(m, paramOrder, nil) })
 		case "examples":
-			eachMapping(v, func(m *yaml.Node) { orderKeys(m, exampleOrder, nil) })
+			eachMapping(v, func(m *yaml.Node) { orderKeys(m, spec.ExampleFields, nil) })
 		case "prerequisites":
-			eachMapping(v, func(m *yaml.Node) { orderKeys(m, prereqOrder, nil) })
+			eachMapping(v, func(m *yaml.Node) { orderKeys(m, spec.PrerequisiteFields, nil) })
 		case "related_tools":
-			eachMapping(v, func(m *yaml.Node) { orderKeys(m, relatedOrder, nil) })
+			eachMapping(v, func(m *yaml.Node) { orderKeys(m, spec.RelatedToolFields, nil) })
 		case "workflow":
-			orderKeys(v, workflowOrder, nil)
-			eachMapping(get(v, "steps"), func(m *yaml.Node) { orderKeys(m, stepOrder, nil) })
+			orderKeys(v, spec.WorkflowFields, nil)
+			eachMapping(get(v, "steps"), func(m *yaml.Node) { orderKeys(m, spec.WorkflowStepFields, nil) })
 		case "annotations":
-			orderKeys(v, annotationsOrder, nil)
+			orderKeys(v, spec.AnnotationFields, nil)
 		case "runtime":
-			orderKeys(v, runtimeOrder, nil)
+			orderKeys(v, spec.RuntimeFields, nil)
 		case "metadata":
-			orderKeys(v, metadataOrder, nil)
+			orderKeys(v, spec.MetadataFields, nil)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -225,6 +226,118 @@ func TestSchemaDescribesEveryField(t *testing.T) {
 	} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the schema lacks %s", want)
+		}
+	}
+}
+
+// TestSectionFieldOrder: ToMap writes each section's fields, and the file
+// schema lists them, in the order of the lists fmt sorts by (fields.go,
+// ToolFields).
+func TestSectionFieldOrder(t *testing.T) {
+	sections := []struct {
+		def, path string // $defs name; where the section is in ToMap's output
+		fields    []string
+	}{
+		{"Entry", "entry", EntryFields},
+		{"Example", "examples.0", ExampleFields},
+		{"Prereq", "prerequisites.0", PrerequisiteFields},
+		{"Related", "related_tools.0", RelatedToolFields},
+		{"Workflow", "workflow", WorkflowFields},
+		{"Step", "workflow.steps.0", WorkflowStepFields},
+		{"Annotations", "annotations", AnnotationFields},
+		{"Runtime", "runtime", RuntimeFields},
+		{"Metadata", "", MetadataFields},
+	}
+
+	raw, err := FileSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(n *yaml.Node) []string {
+		var out []string
+		for i := 0; n != nil && i+1 < len(n.Content); i += 2 {
+			out = append(out, n.Content[i].Value)
+		}
+		return out
+	}
+	get := func(n *yaml.Node, key string) *yaml.Node {
+		for i := 0; n != nil && i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i+1]
+			}
+		}
+		return nil
+	}
+	props := func(def string) []string {
+		d := get(get(doc.Content[0], "$defs"), def)
+		if p := get(d, "properties"); p != nil {
+			return keys(p)
+		}
+		for _, alt := range get(d, "anyOf").Content { // a section that may also be a string
+			if p := get(alt, "properties"); p != nil {
+				return keys(p)
+			}
+		}
+		return nil
+	}
+	for _, s := range sections {
+		if got := props(s.def); !slices.Equal(got, s.fields) {
+			t.Errorf("schema $defs/%s properties %v, want %v", s.def, got, s.fields)
+		}
+	}
+	if got, want := props("Tool"), append(append([]string{"$schema"}, ToolFields...), "_meta"); !slices.Equal(got, want) {
+		t.Errorf("schema $defs/Tool properties %v, want %v", got, want)
+	}
+
+	// Every section filled, its fields written in reverse order.
+	src := `{"strict": true, "documentation_url": "https://example.com", "id": "x",
+  "runtime": {"retry_non_idempotent": true, "max_delay": "9s", "backoff": "exponential", "retry_delay": "2s", "retries": 1, "timeout": "5s"},
+  "annotations": {"openWorldHint": false, "idempotentHint": true, "destructiveHint": false, "readOnlyHint": true, "title": "T"},
+  "workflow": {"steps": [{"condition": "c", "tools": ["a"], "tool": "t", "action": "a", "step": 1}], "name": "w"},
+  "related_tools": [{"relation": "r", "name": "n"}],
+  "prerequisites": [{"action_if_not_met": "a", "check_tool": "c", "condition": "c"}],
+  "examples": [{"expected": 1, "params": {}, "scenario": "s"}],
+  "entry": {"tool": "t", "server": "s", "command": ["c"], "interpreter": "i", "path": "p", "function": "f", "module": "m", "file": "f", "code": "c", "body": {}, "query": {}, "headers": {}, "method": "GET", "url": "https://example.com", "handler": "h", "type": "http"},
+  "description": "d", "name": "order_check"}`
+	f := ParseFile("order.json", []byte(src))
+	if len(f.Tools) != 1 {
+		t.Fatalf("parsed %d tools: %v", len(f.Tools), f.Errors)
+	}
+	m := f.Tools[0].ToMap()
+	var ordered []string
+	for _, k := range m.Keys() {
+		if slices.Contains(ToolFields, k) {
+			ordered = append(ordered, k)
+		}
+	}
+	if !slices.IsSortedFunc(ordered, func(a, b string) int { return slices.Index(ToolFields, a) - slices.Index(ToolFields, b) }) {
+		t.Errorf("ToMap's top-level keys %v are not in ToolFields' order", m.Keys())
+	}
+	for _, s := range sections {
+		if s.path == "" {
+			continue
+		}
+		var v any = m
+		for _, step := range strings.Split(s.path, ".") {
+			switch x := v.(type) {
+			case *Map:
+				v, _ = x.Get(step)
+			case []any:
+				i, _ := strconv.Atoi(step)
+				v = x[i]
+			}
+		}
+		sec, ok := v.(*Map)
+		if !ok {
+			t.Errorf("ToMap has no %s: %v", s.path, v)
+			continue
+		}
+		if got := sec.Keys(); !slices.Equal(got, s.fields) {
+			t.Errorf("ToMap's %s fields %v, want %v", s.path, got, s.fields)
 		}
 	}
 }
