@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +40,9 @@ type File struct {
 
 	linesOnce sync.Once
 	lineStart []int // byte offset of each line
+
+	cpMu        sync.Mutex
+	checkpoints map[int][]int // long lines: see runeCheckpoints
 
 	// After Release, positions come from a parse made on demand.
 	mu       sync.Mutex
@@ -324,7 +328,82 @@ func (f *File) PosAt(offset int) Pos {
 	if offset > len(data) {
 		offset = len(data)
 	}
-	return Pos{Line: line + 1, Col: utf8.RuneCount(data[ls[line]:offset]) + 1}
+	start, col := ls[line], 0
+	if cp := f.runeCheckpoints(line + 1); cp != nil {
+		k, _ := slices.BinarySearch(cp, offset-start+1)
+		k--
+		start, col = start+cp[k], k*checkpointRunes
+	}
+	return Pos{Line: line + 1, Col: col + utf8.RuneCount(data[start:offset]) + 1}
+}
+
+// checkpointRunes: a line longer than this many bytes gets the byte offset
+// of every checkpointRunes-th rune, so that converting between columns and
+// offsets on it is not linear in the line. A minified JSON file is one
+// line of hundreds of kilobytes, with a position for every token.
+const checkpointRunes = 1024
+
+// runeCheckpoints returns, for a long line n (1-based), the byte offsets
+// from the line's start of runes 0, checkpointRunes, 2*checkpointRunes,
+// ...; nil for a short line.
+func (f *File) runeCheckpoints(n int) []int {
+	ls := f.lines()
+	data := f.Source()
+	end := len(data)
+	if n < len(ls) {
+		end = ls[n]
+	}
+	if end-ls[n-1] <= checkpointRunes {
+		return nil
+	}
+	f.cpMu.Lock()
+	defer f.cpMu.Unlock()
+	if cp, ok := f.checkpoints[n]; ok {
+		return cp
+	}
+	line := data[ls[n-1]:end]
+	cp := []int{0}
+	for i, runes := 0, 0; i < len(line); runes++ {
+		if runes > 0 && runes%checkpointRunes == 0 {
+			cp = append(cp, i)
+		}
+		_, size := utf8.DecodeRune(line[i:])
+		i += size
+	}
+	if f.checkpoints == nil {
+		f.checkpoints = map[int][]int{}
+	}
+	f.checkpoints[n] = cp
+	return cp
+}
+
+// colOffset is the byte offset in line n (1-based) of 1-based column col,
+// counted in runes; past the end it is the line's length.
+func (f *File) colOffset(n, col int, line []byte) int {
+	i, runes := 0, 0
+	if cp := f.runeCheckpoints(n); cp != nil {
+		k := min((col-1)/checkpointRunes, len(cp)-1)
+		i, runes = cp[k], k*checkpointRunes
+	}
+	for ; runes < col-1 && i < len(line); runes++ {
+		_, size := utf8.DecodeRune(line[i:])
+		i += size
+	}
+	return min(i, len(line))
+}
+
+// lineBytes is line n (1-based) without its line break, not copied.
+func (f *File) lineBytes(n int) []byte {
+	ls := f.lines()
+	if n < 1 || n > len(ls) {
+		return nil
+	}
+	data := f.Source()
+	end := len(data)
+	if n < len(ls) {
+		end = ls[n] - 1
+	}
+	return bytes.TrimSuffix(data[ls[n-1]:end], []byte("\r"))
 }
 
 // span computes the source range of a node. The end is exact for one-line
@@ -336,9 +415,12 @@ func (f *File) span(n *yaml.Node) Span {
 	case n.Kind == yaml.AliasNode:
 		end.Col = n.Column + 1 + utf8.RuneCountInString(n.Value)
 	case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0:
-		line := []rune(f.Line(n.Line))
-		i := n.Column - 1
-		if i < 0 || i >= len(line) {
+		if n.Column < 1 {
+			break
+		}
+		line := f.lineBytes(n.Line)
+		i := f.colOffset(n.Line, n.Column, line)
+		if i >= len(line) {
 			break
 		}
 		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
@@ -355,19 +437,27 @@ func (f *File) span(n *yaml.Node) Span {
 
 // quotedLen is the length in runes of the quoted scalar at the start of s,
 // quotes included, or of the rest of the line when it continues further.
-func quotedLen(s []rune) int {
-	q := s[0]
-	for i := 1; i < len(s); i++ {
+func quotedLen(s []byte) int {
+	q := s[0] // ' or ", one byte
+	runes := 1
+	for i := 1; i < len(s); runes++ {
 		switch {
-		case q == '"' && s[i] == '\\':
-			i++
+		case q == '"' && s[i] == '\\' && i+1 < len(s):
+			_, size := utf8.DecodeRune(s[i+1:])
+			i += 1 + size
+			runes++
+			continue
 		case s[i] == q && q == '\'' && i+1 < len(s) && s[i+1] == '\'':
-			i++
+			i += 2
+			runes++
+			continue
 		case s[i] == q:
-			return i + 1
+			return runes + 1
 		}
+		_, size := utf8.DecodeRune(s[i:])
+		i += size
 	}
-	return len(s)
+	return runes
 }
 
 // FirstInvalidUTF8 is the offset of the first byte that is not valid
