@@ -241,7 +241,11 @@ func (s *Server) reportNoEntry(tools []*spec.Tool) {
 		}
 		files[t.Path()] = true
 	}
-	s.log.printf("%d tools in %d files are not served: they have no entry, so they cannot run; add entry: {type: ...} to serve them. Among them: %s", len(tools), len(files), strings.Join(examples, "; "))
+	in := fmt.Sprintf("%d files", len(files))
+	if len(files) == 1 {
+		in = "1 file"
+	}
+	s.log.printf("%d tools in %s are not served: they have no entry, so they cannot run; add entry: {type: ...} to serve them. Among them: %s", len(tools), in, strings.Join(examples, "; "))
 }
 
 // convert builds the MCP Tool of t from the MCP export (bound parameters

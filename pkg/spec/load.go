@@ -206,7 +206,9 @@ func Collect(paths []string) ([]string, error) {
 				}
 				return nil
 			}
-			if IsToolFile(p) {
+			// Hidden files are skipped as hidden directories are: among
+			// them toolctl's own .toolctl.yaml and lint baselines.
+			if IsToolFile(p) && !strings.HasPrefix(d.Name(), ".") {
 				found = append(found, p)
 			}
 			return nil

@@ -33,6 +33,8 @@ func TestLoadDirectory(t *testing.T) {
 		"README.md":         "# not a tool",
 		"notes.txt":         "name: ignored",
 		".hidden/h.yaml":    "name: hidden\ndescription: d\n",
+		".toolctl.yaml":     "lint:\n  profile: strict\n",
+		"nested/.dot.json":  `{"name": "dot", "description": "d"}`,
 	})
 	set, err := Load([]string{dir})
 	if err != nil {
@@ -47,6 +49,10 @@ func TestLoadDirectory(t *testing.T) {
 	}
 	if len(set.Files) != 4 {
 		t.Errorf("%d files, want 4", len(set.Files))
+	}
+	// A hidden file named on its own is read.
+	if set, err := Load([]string{filepath.Join(dir, "nested", ".dot.json")}); err != nil || len(set.Tools()) != 1 {
+		t.Errorf("a hidden file named explicitly: %v %v", set, err)
 	}
 	errs := set.Errors()
 	if len(errs) != 1 || !strings.HasSuffix(errs[0].File, "broken.yml") || errs[0].Span.Start.Line != 1 {
