@@ -187,6 +187,15 @@ func runLint(opts *lintOptions) error {
 	if len(reports) == 0 {
 		reports = reportList{{format: "text"}}
 	}
+	var toStdout []string
+	for _, r := range reports {
+		if r.output == "" {
+			toStdout = append(toStdout, r.format)
+		}
+	}
+	if len(toStdout) > 1 {
+		return usageError(fmt.Errorf("--format %s: only one report can go to standard output (%s would run together); give the others --output FILE", strings.Join(toStdout, ", --format "), strings.Join(toStdout, " and ")))
+	}
 
 	paths, err := app.defaultPaths(opts.paths)
 	if err != nil {
