@@ -60,9 +60,11 @@ the file is left untouched.
 
 Every result is checked before it is written: it must define the same tools
 with the same meaning and, for YAML, keep every comment. A file with a parse
-error is reported with its position and left untouched; the others are still
-formatted. "-" reads stdin and prints the result (JSON when stdin holds
-valid JSON, else YAML).
+error (whatever toolctl lint reports as parse-error: invalid YAML or JSON, a
+duplicate key, a list item that is not a tool, a field of the wrong type) is
+reported with the position of each error and left untouched; the others are
+still formatted. Other lint findings do not stop fmt. "-" reads stdin and
+prints the result (JSON when stdin holds valid JSON, else YAML).
 
 Exit codes: 0 done (--check: every file is formatted); 1 a file could not
 be formatted (parse error, refused conversion), or --check found files to

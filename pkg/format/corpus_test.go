@@ -63,8 +63,9 @@ func isRefusal(err error) bool {
 }
 
 // Every corpus file: formatted (idempotently) when the parser reads tools
-// from it, reported with a position when not; --to converts or refuses
-// with a reason, never loses anything.
+// from it without errors, reported with a position when not (no tools, or
+// any error lint reports as parse-error); --to converts or refuses with a
+// reason, never loses anything.
 func TestCorpora(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Skip("../shared/corpora is not present")
@@ -84,14 +85,20 @@ func TestCorpora(t *testing.T) {
 			_, err := formatTwice(t, p, data, Options{To: to})
 			rel, _ := filepath.Rel(corpusDir, p)
 			switch {
-			case err == nil:
-				counts[string(to)+" ok"]++
-			case len(parsed.Tools) == 0:
-				counts[string(to)+" not a tool"]++
+			case len(parsed.Tools) == 0 || len(parsed.Errors) > 0:
+				if len(parsed.Tools) == 0 {
+					counts[string(to)+" not a tool"]++
+				} else {
+					counts[string(to)+" parse errors"]++
+				}
 				var es Errors
-				if !errors.As(err, &es) || !es[0].Pos.IsValid() {
+				if err == nil {
+					t.Errorf("%s (--to %q): formatted despite %d parse errors", rel, to, len(parsed.Errors))
+				} else if !errors.As(err, &es) || !es[0].Pos.IsValid() {
 					t.Errorf("%s: unpositioned error %v", rel, err)
 				}
+			case err == nil:
+				counts[string(to)+" ok"]++
 			case to != Keep && isRefusal(err):
 				counts[string(to)+" refused"]++
 			default:

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -117,20 +118,25 @@ func (f *file) format(data []byte) ([]byte, error) {
 		return nil, Errors{{File: f.path, Pos: spec.Pos{Line: 1, Col: 1}, Msg: "the file is UTF-16; fmt writes UTF-8 only, so it was left untouched (save it as UTF-8 first)"}}
 	}
 	src := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if !utf8.Valid(src) {
-		return nil, f.parseErrors(data, nil)
+	// The spec parser is the judge of what a tool file is: any error it
+	// records (what toolctl lint reports as parse-error: bad syntax, a
+	// duplicate key, a list item that is not a tool, a field of the wrong
+	// type, ...) leaves the file untouched, as it is the one toolctl reads.
+	// Its result is also the reference verify compares the output with.
+	before := spec.ParseFile(f.path, data)
+	if len(before.Errors) > 0 || len(before.Tools) == 0 {
+		return nil, f.parseErrors(before, nil)
+	}
+	if !utf8.Valid(src) { // spec reports it; this is a safety net
+		return nil, f.parseErrors(before, errors.New("invalid UTF-8; save the file as UTF-8"))
 	}
 	f.crlf = bytes.Contains(src, []byte("\r\n"))
-	before := spec.ParseFile(f.path, data)
-	if len(before.Tools) == 0 {
-		return nil, f.parseErrors(data, nil)
-	}
 	var out []byte
 	var err error
 	if IsJSON(f.path) {
-		out, err = f.formatJSON(src)
+		out, err = f.formatJSON(src, before)
 	} else {
-		out, err = f.formatYAML(src)
+		out, err = f.formatYAML(src, before)
 	}
 	if err != nil {
 		return nil, err
@@ -142,9 +148,9 @@ func (f *file) format(data []byte) ([]byte, error) {
 }
 
 // parseErrors reports a file that cannot be read: the parser's positioned
-// errors (syntax first), or err when the parser saw nothing wrong.
-func (f *file) parseErrors(data []byte, err error) error {
-	pf := spec.ParseFile(f.path, data)
+// errors (pf is the file as spec.ParseFile read it; a syntax error alone
+// when there is one), or err when the parser saw nothing wrong.
+func (f *file) parseErrors(pf *spec.File, err error) error {
 	var out Errors
 	for _, e := range pf.Errors {
 		if strings.Contains(e.Msg, "syntax error") {
@@ -156,6 +162,11 @@ func (f *file) parseErrors(data []byte, err error) error {
 			out = append(out, &Error{File: f.path, Pos: e.Span.Start, Msg: e.Msg})
 		}
 	}
+	// in the order lint shows them
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Pos, out[j].Pos
+		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
+	})
 	if len(out) == 0 && err != nil {
 		out = append(out, &Error{File: f.path, Msg: err.Error()})
 	}
@@ -166,7 +177,7 @@ func (f *file) parseErrors(data []byte, err error) error {
 }
 
 // formatYAML formats each document of a YAML stream.
-func (f *file) formatYAML(src []byte) ([]byte, error) {
+func (f *file) formatYAML(src []byte, parsed *spec.File) ([]byte, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var docs []*yaml.Node
 	for {
@@ -176,7 +187,7 @@ func (f *file) formatYAML(src []byte) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, f.parseErrors(src, err)
+			return nil, f.parseErrors(parsed, err)
 		}
 		docs = append(docs, doc)
 	}

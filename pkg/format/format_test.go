@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+	"gopkg.in/yaml.v3"
 )
 
 func mustFormat(t *testing.T, path, src string, opts Options) string {
@@ -264,9 +267,79 @@ func TestJSON(t *testing.T) {
 	if got := mustFormat(t, "a.json", src, Options{}); got != want {
 		t.Errorf("got:\n%s", got)
 	}
+	// a duplicate key is the spec parser's error, with its position
 	e := formatErr(t, "a.json", "{\n  \"name\": \"a\",\n  \"description\": \"d\",\n  \"name\": \"b\"\n}\n", Options{})
-	if e.Pos.Line != 4 || e.Pos.Col != 3 || !strings.Contains(e.Msg, `key "name" appears twice`) {
+	if e.Pos.Line != 4 || e.Pos.Col != 3 || !strings.Contains(e.Msg, `"name"`) {
 		t.Errorf("duplicate key: %v", e)
+	}
+}
+
+// The JSON reader's own duplicate-key check, which the spec parser's
+// catches first: it still stops a file if it gets there.
+func TestJSONReaderDuplicateKey(t *testing.T) {
+	f := &file{path: "a.json"}
+	src := []byte("{\n  \"name\": \"a\",\n  \"description\": \"d\",\n  \"name\": \"b\"\n}\n")
+	_, err := f.formatJSON(src, spec.ParseFile("a.json", src))
+	var es Errors
+	if !errors.As(err, &es) || es[0].Pos != (spec.Pos{Line: 4, Col: 3}) || !strings.Contains(es[0].Msg, `key "name" appears twice`) {
+		t.Errorf("duplicate key: %v", err)
+	}
+}
+
+// A file the spec parser reports errors for (toolctl lint's parse-error)
+// is refused with every error and its position, whatever the options,
+// even when yaml.v3 alone would read it; lint findings of other rules do
+// not stop fmt.
+func TestSpecParseErrorsRefused(t *testing.T) {
+	type pos struct {
+		line, col int
+		msg       string
+	}
+	for _, tc := range []struct {
+		path, src string
+		want      []pos
+	}{
+		{"d.yaml", "name: dup\ndescription: One. Use when testing.\ndescription: Two.\n",
+			[]pos{{3, 1, `duplicate key "description"`}}},
+		{"d.json", "{\"name\": \"dup\", \"description\": \"One.\", \"description\": \"Two.\"}\n",
+			[]pos{{1, 40, `duplicate key "description"`}}},
+		{"arr.json", `[{"name":"a","description":"A. Use when testing."}, 42, "str"]` + "\n",
+			[]pos{{1, 53, "got a number (42)"}, {1, 57, `got a string ("str")`}}},
+		{"arr.yaml", "- name: a\n  description: A.\n- 42\n- [x]\n",
+			[]pos{{3, 3, "expected a tool"}, {4, 3, "expected a tool"}}},
+		{"tags.yaml", "name: a\ndescription: A.\ntags: {x: 1}\n",
+			[]pos{{3, 7, "tags: expected a list"}}},
+		{"params.yaml", "name: a\ndescription: A.\nparameters:\n  - name: x\n  - name: x\n",
+			[]pos{{5, 5, `parameter "x" is already defined`}}},
+	} {
+		for _, to := range []Target{Keep, Feagent, Schema} {
+			out, err := Source(tc.path, []byte(tc.src), Options{To: to})
+			var es Errors
+			if !errors.As(err, &es) || out != nil {
+				t.Errorf("%s (--to %q): want refused, got %v\n%s", tc.path, to, err, out)
+				continue
+			}
+			if len(es) != len(tc.want) {
+				t.Errorf("%s (--to %q): %d errors, want %d: %v", tc.path, to, len(es), len(tc.want), err)
+				continue
+			}
+			for i, w := range tc.want {
+				e := es[i]
+				if e.File != tc.path || e.Pos != (spec.Pos{Line: w.line, Col: w.col}) || !strings.Contains(e.Msg, w.msg) {
+					t.Errorf("%s (--to %q): got %v; want %d:%d ...%s...", tc.path, to, e, w.line, w.col, w.msg)
+				}
+			}
+		}
+		// the same set lint reports as parse-error
+		if pf := spec.ParseFile(tc.path, []byte(tc.src)); len(pf.Errors) != len(tc.want) {
+			t.Errorf("%s: spec reports %d errors, want %d", tc.path, len(pf.Errors), len(tc.want))
+		}
+	}
+	// lint findings that are not parse errors: no description, a name
+	// that does not match the file, no "Use when"
+	got := mustFormat(t, "other.yaml", "tags: [x]\nname: a\n", Options{})
+	if got != "name: a\ntags: [x]\n" {
+		t.Errorf("got:\n%s", got)
 	}
 }
 
@@ -366,8 +439,23 @@ func TestToFeagentRefusals(t *testing.T) {
 			t.Errorf("%s: %v", tc.src, e)
 		}
 	}
+	// a parameter named twice is a parse error, refused before converting
 	e := formatErr(t, "a.yaml", "name: a\ndescription: d\nparameters:\n  - name: x\n  - name: x\n", Options{To: Schema})
-	if !strings.Contains(e.Msg, `parameter "x" is defined twice`) || e.Pos.Line != 5 {
+	if !strings.Contains(e.Msg, `parameter "x"`) || e.Pos.Line != 5 {
+		t.Errorf("duplicate: %v", e)
+	}
+}
+
+// convert's own check for a parameter named twice, behind the spec
+// parser's (which refuses the file first): still a refusal, positioned.
+func TestConvertRefusesDuplicateParameter(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("name: a\ndescription: d\nparameters:\n  - name: x\n  - name: x\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	f := &file{path: "a.yaml", opts: Options{To: Schema}}
+	e := f.convert(doc.Content[0])
+	if e == nil || !strings.Contains(e.Msg, `parameter "x" is defined twice`) || e.Pos.Line != 5 {
 		t.Errorf("duplicate: %v", e)
 	}
 }

@@ -20,9 +20,9 @@ import (
 // maxJSONDepth bounds nesting; real tool files are a few levels deep.
 const maxJSONDepth = 1000
 
-func (f *file) formatJSON(src []byte) ([]byte, error) {
+func (f *file) formatJSON(src []byte, parsed *spec.File) ([]byte, error) {
 	if !json.Valid(src) {
-		return nil, f.parseErrors(src, errors.New("invalid JSON"))
+		return nil, f.parseErrors(parsed, errors.New("invalid JSON"))
 	}
 	d := &jsonReader{dec: json.NewDecoder(bytes.NewReader(src)), src: src, path: f.path}
 	d.dec.UseNumber()
