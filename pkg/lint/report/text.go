@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -60,6 +61,7 @@ func (s textStyles) dim(text string) string {
 
 func writeText(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Options) {
 	st := newTextStyles(b, opt.Color)
+	var lines lineCache
 	for _, f := range findings {
 		loc := f.File
 		if hasPos(f.Span) {
@@ -68,7 +70,7 @@ func writeText(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Option
 		fmt.Fprintf(b, "%s: %s: %s %s\n", loc, st.severity(f.Severity, f.Severity.String()), f.Message, st.dim("["+f.Rule+"]"))
 		if hasPos(f.Span) && opt.Source != nil {
 			if src := opt.Source(f.File); src != nil {
-				writeExcerpt(b, st, f, src)
+				writeExcerpt(b, st, f, &lines, src)
 			}
 		}
 	}
@@ -101,19 +103,65 @@ func summaryLine(c counts, files int) string {
 	return problems + " in " + lint.Plural(files, "file", "files")
 }
 
+// excerptWidth is the most display columns an excerpt's source text may
+// take, "…" markers included. A wider line (a minified JSON file is one line
+// of hundreds of kilobytes) is shown as a window around the finding.
+const excerptWidth = 120
+
+// excerptContext is the columns of source shown before a span too long for
+// the window, so the finding keeps some of what leads up to it.
+const excerptContext = 16
+
+// excerptMaxRunes bounds a window's runes, for lines of zero-width runes.
+const excerptMaxRunes = 4 * excerptWidth
+
+// ellipsis marks text cut from a windowed line; it is one column wide.
+const ellipsis = '…'
+
+// lineCache holds the last source line shown, ready for display. Findings
+// come sorted by file and position, so the many findings on one long line
+// share one conversion, and each excerpt costs the window, not the line.
+type lineCache struct {
+	src   *spec.File
+	lines int // src's line count
+	n     int // the line number held; 0 for none
+	rs    []rune
+	wide  bool // rs is wider than excerptWidth
+}
+
+// line returns line n of src as displayRunes does; ok is false past the end
+// of the file.
+func (c *lineCache) line(src *spec.File, n int) (rs []rune, wide, ok bool) {
+	if src != c.src {
+		c.src, c.n, c.rs = src, 0, nil
+		c.lines = bytes.Count(src.Source(), []byte("\n")) + 1
+	}
+	// Line returns "" past the end of the file; a position there is stale.
+	if n > c.lines {
+		return nil, false, false
+	}
+	if n != c.n {
+		c.n, c.rs = n, displayRunes(src.Line(n))
+		c.wide = tooWide(c.rs)
+	}
+	return c.rs, c.wide, true
+}
+
 // writeExcerpt prints the finding's source line with a gutter and a caret
 // underline, rustc style:
 //
 //	  |
 //	3 | name: BadName
 //	  |       ^^^^^^^
-func writeExcerpt(b *bytes.Buffer, st textStyles, f lint.Finding, src *spec.File) {
+//
+// A line wider than excerptWidth is cut to a window around the span, "…"
+// marking each cut side, and the carets stop at the window's edge.
+func writeExcerpt(b *bytes.Buffer, st textStyles, f lint.Finding, lines *lineCache, src *spec.File) {
 	lineNo := f.Span.Start.Line
-	// Line returns "" past the end of the file; a position there is stale.
-	if lineNo > bytes.Count(src.Source(), []byte("\n"))+1 {
+	line, wide, ok := lines.line(src, lineNo)
+	if !ok {
 		return
 	}
-	line := displayRunes(src.Line(lineNo))
 	start := clamp(f.Span.Start.Col-1, 0, len(line))
 	end := start + 1
 	if f.Span.End.Line == f.Span.Start.Line && f.Span.End.Col > f.Span.Start.Col {
@@ -121,15 +169,126 @@ func writeExcerpt(b *bytes.Buffer, st textStyles, f lint.Finding, src *spec.File
 	}
 	end = clamp(end, start, len(line))
 
+	lo, hi := 0, len(line)
+	if wide {
+		lo, hi = excerptWindow(line, start, end)
+	}
+	var text, pad strings.Builder
+	if lo > 0 {
+		text.WriteRune(ellipsis)
+		pad.WriteByte(' ')
+	}
+	text.WriteString(string(line[lo:hi]))
+	if hi < len(line) {
+		text.WriteRune(ellipsis)
+	}
+	pad.WriteString(cells(line[lo:start], ' '))
+
 	num := strconv.Itoa(lineNo)
 	blank := strings.Repeat(" ", len(num))
 	fmt.Fprintf(b, " %s |\n", blank)
 	if len(line) == 0 {
 		fmt.Fprintf(b, " %s |\n", num)
 	} else {
-		fmt.Fprintf(b, " %s | %s\n", num, string(line))
+		fmt.Fprintf(b, " %s | %s\n", num, text.String())
 	}
-	fmt.Fprintf(b, " %s | %s%s\n", blank, cells(line[:start], ' '), st.severity(f.Severity, carets(line[start:end])))
+	fmt.Fprintf(b, " %s | %s%s\n", blank, pad.String(), st.severity(f.Severity, carets(line[start:min(end, hi)])))
+}
+
+// runeCols is the columns r takes in the window arithmetic: lipgloss.Width
+// of the rune alone, a tab as wide as a terminal may draw it (8), and
+// U+FE0F as one, since it widens the symbol before it to two. Rune by rune
+// keeps the work within the window (cells measures whole grapheme clusters,
+// which needs their start); the sum is never less than what cells measures
+// for the common clusters (emoji sequences, combining marks), so a window
+// does not outgrow excerptWidth.
+func runeCols(r rune) int {
+	switch {
+	case r == '\t':
+		return 8
+	case r < utf8.RuneSelf:
+		return 1 // displayRunes has replaced the other control characters
+	case r == '\ufe0f':
+		return 1
+	}
+	return lipgloss.Width(string(r))
+}
+
+// tooWide reports whether rs takes more than excerptWidth columns, looking
+// no further than the first excerptWidth+1 columns.
+func tooWide(rs []rune) bool {
+	w := 0
+	for _, r := range rs {
+		if w += runeCols(r); w > excerptWidth {
+			return true
+		}
+	}
+	return false
+}
+
+// joinsPrevious reports whether r belongs to the character before it
+// (combining marks, variation selectors, joiners), so a window must not
+// start with it.
+func joinsPrevious(r rune) bool {
+	return r == '\u200d' || r == '\ufe0f' || runeCols(r) == 0
+}
+
+// excerptWindow picks the runes [lo, hi) of a too-wide line to show for the
+// span [start, end): the span centred when it fits, else excerptContext
+// columns before it and as much of it as fits, and with the line's end in
+// view the window reaches back to fill the width. The runes shown and the
+// "…" of each cut side take at most excerptWidth columns. Work is bounded
+// by the window, not the line.
+func excerptWindow(line []rune, start, end int) (lo, hi int) {
+	n := len(line)
+	room := excerptWidth - 2 // both sides cut until shown otherwise
+	spanCols := 0
+	for i := start; i < end && i-start < excerptMaxRunes && spanCols <= room; i++ {
+		spanCols += runeCols(line[i])
+	}
+	before := max(excerptContext, (room-spanCols)/2)
+
+	lo = start
+	for w := 0; lo > 0 && start-lo < excerptMaxRunes/2; lo-- {
+		c := runeCols(line[lo-1])
+		if w+c > before {
+			break
+		}
+		w += c
+	}
+	if lo == 0 {
+		room++ // no "…" on the left
+	}
+	used := 0
+	for hi = lo; hi < n && hi-lo < excerptMaxRunes; hi++ {
+		c := runeCols(line[hi])
+		if used+c > room {
+			break
+		}
+		used += c
+	}
+	if hi == n {
+		// No "…" on the right either: spend its column and what is left
+		// on more of the line before the span.
+		room++
+		for lo > 0 && hi-lo < excerptMaxRunes {
+			c := runeCols(line[lo-1])
+			if used+c > room {
+				break
+			}
+			used += c
+			lo--
+		}
+	}
+	// Keep marks with their base: none opens the window, those after its
+	// last character stay (they take no columns).
+	for lo > 0 && lo < start && joinsPrevious(line[lo]) {
+		lo++
+	}
+	for hi < n && hi-lo < excerptMaxRunes && line[hi] != '\u200d' && runeCols(line[hi]) == 0 {
+		hi++
+	}
+	return lo, hi
 }
 
 // displayRunes returns the line as it is shown: control and bidi-control
