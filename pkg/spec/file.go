@@ -297,18 +297,11 @@ func (f *File) lines() []int {
 }
 
 // Line returns the text of 1-based line n without its line break.
-func (f *File) Line(n int) string {
-	ls := f.lines()
-	if n < 1 || n > len(ls) {
-		return ""
-	}
-	data := f.Source()
-	end := len(data)
-	if n < len(ls) {
-		end = ls[n] - 1
-	}
-	return strings.TrimSuffix(string(data[ls[n-1]:end]), "\r")
-}
+func (f *File) Line(n int) string { return string(f.lineBytes(n)) }
+
+// LineCount is the number of lines (a last line without a line break
+// counts).
+func (f *File) LineCount() int { return len(f.lines()) }
 
 // PosAt converts a byte offset into a position.
 func (f *File) PosAt(offset int) Pos {

@@ -122,11 +122,10 @@ const ellipsis = '…'
 // come sorted by file and position, so the many findings on one long line
 // share one conversion, and each excerpt costs the window, not the line.
 type lineCache struct {
-	src   *spec.File
-	lines int // src's line count
-	n     int // the line number held; 0 for none
-	rs    []rune
-	wide  bool // rs is wider than excerptWidth
+	src  *spec.File
+	n    int // the line number held; 0 for none
+	rs   []rune
+	wide bool // rs is wider than excerptWidth
 }
 
 // line returns line n of src as displayRunes does; ok is false past the end
@@ -134,10 +133,9 @@ type lineCache struct {
 func (c *lineCache) line(src *spec.File, n int) (rs []rune, wide, ok bool) {
 	if src != c.src {
 		c.src, c.n, c.rs = src, 0, nil
-		c.lines = bytes.Count(src.Source(), []byte("\n")) + 1
 	}
 	// Line returns "" past the end of the file; a position there is stale.
-	if n > c.lines {
+	if n > src.LineCount() {
 		return nil, false, false
 	}
 	if n != c.n {
