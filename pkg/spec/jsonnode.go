@@ -447,8 +447,15 @@ func hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {
 		return 0, false
 	}
-	var r rune
-	for _, c := range data[i : i+4] {
+	r, ok := hexDigits(data[i : i+4])
+	return rune(r), ok
+}
+
+// hexDigits is the value of up to 8 hex digits (JSON's \uXXXX, YAML's
+// \xXX, \uXXXX and \UXXXXXXXX; \UFFFFFFFF overflows a rune).
+func hexDigits(digits []byte) (int64, bool) {
+	var r int64
+	for _, c := range digits {
 		switch {
 		case c >= '0' && c <= '9':
 			c -= '0'
@@ -459,7 +466,7 @@ func hex4(data []byte, i int) (rune, bool) {
 		default:
 			return 0, false
 		}
-		r = r<<4 | rune(c)
+		r = r<<4 | int64(c)
 	}
 	return r, true
 }

@@ -866,21 +866,8 @@ func escape(data []byte, i int, b []byte) ([]byte, int, bool) {
 	if i+n > len(data) {
 		return b, i, false
 	}
-	var r int64 // \UFFFFFFFF overflows a rune
-	for _, c := range data[i : i+n] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return b, i, false
-		}
-		r = r<<4 | int64(c)
-	}
-	if r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
+	r, ok := hexDigits(data[i : i+n])
+	if !ok || r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
 		return b, i, false
 	}
 	return utf8.AppendRune(b, rune(r)), i + n, true
