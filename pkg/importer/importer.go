@@ -404,17 +404,7 @@ func ToolName(name string) string {
 // maxNameLen is toolctl's default name length limit (PRODUCT.md section 1).
 const maxNameLen = 64
 
-func validName(s string) bool {
-	if s == "" || len(s) > maxNameLen || !isLower(s[0]) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isLower(c) && !isDigit(c) && c != '_' {
-			return false
-		}
-	}
-	return true
-}
+func validName(s string) bool { return len(s) <= maxNameLen && spec.IsSnakeCase(s) }
 
 func underscore(b *strings.Builder) {
 	if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {

@@ -140,14 +140,6 @@ func TestConfigSeverities(t *testing.T) {
 	}
 }
 
-func TestToSnake(t *testing.T) {
-	for in, want := range map[string]string{"HttpRequest": "http_request", "http-request": "http_request", "Summarize Detection": "summarize_detection", "math.factorial": "math_factorial", "2fa": "tool_2fa"} {
-		if got := toSnake(in); got != want {
-			t.Errorf("toSnake(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // RunFiles (per-file rules while loading, syntax trees released) must find
 // exactly what Load + Run finds, positions of set rules included.
 func TestRunFilesEqualsRun(t *testing.T) {

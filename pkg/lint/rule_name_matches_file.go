@@ -23,7 +23,7 @@ Good:
   name: http_request`,
 	Tool: func(r *Reporter, t *spec.Tool) {
 		// An invalid name is name-snake-case's finding; do not suggest a file name from it.
-		if !snakeCase.MatchString(t.Name) || t.File == nil || len(t.File.Tools) != 1 {
+		if !spec.IsSnakeCase(t.Name) || t.File == nil || len(t.File.Tools) != 1 {
 			return
 		}
 		base := filepath.Base(t.Path())

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -75,8 +74,6 @@ type File struct {
 	Mode os.FileMode
 }
 
-var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-
 // ValidateName checks a tool name: snake_case, at most max characters.
 func ValidateName(name string, max int) error {
 	if max <= 0 {
@@ -85,9 +82,9 @@ func ValidateName(name string, max int) error {
 	switch {
 	case name == "":
 		return fmt.Errorf("the tool name is empty; give a snake_case name such as get_weather")
-	case !snakeCase.MatchString(name):
+	case !spec.IsSnakeCase(name):
 		hint := ""
-		if s := toSnake(name); s != "" && snakeCase.MatchString(s) {
+		if s := spec.SnakeCase(name); spec.IsSnakeCase(s) {
 			hint = fmt.Sprintf(" (e.g. %s)", s)
 		}
 		return fmt.Errorf("tool name %q is not snake_case: use lowercase letters, digits and _, starting with a letter%s", name, hint)
@@ -95,32 +92,6 @@ func ValidateName(name string, max int) error {
 		return fmt.Errorf("tool name %q is %d characters long; the limit is %d", name, utf8.RuneCountInString(name), max)
 	}
 	return nil
-}
-
-// toSnake suggests a snake_case spelling: getWeather, get-weather and
-// "Get Weather" become get_weather.
-func toSnake(s string) string {
-	var b strings.Builder
-	prevLower := false
-	for _, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			if prevLower {
-				b.WriteByte('_')
-			}
-			b.WriteRune(r + 'a' - 'A')
-			prevLower = false
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			b.WriteRune(r)
-			prevLower = true
-		default:
-			if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
-				b.WriteByte('_')
-			}
-			prevLower = false
-		}
-	}
-	return strings.Trim(b.String(), "_")
 }
 
 // Generate returns the tool file (first) and the files its entry runs.
