@@ -406,13 +406,10 @@ func runHelp(w io.Writer, cmd *cobra.Command, t *spec.Tool, static map[string]bo
 }
 
 func bindText(b spec.Binding) string {
-	switch b.Kind {
-	case spec.BindEnv:
-		return "from environment variable " + b.Ref
-	case spec.BindConfig:
-		return "from config key " + b.Ref
+	if b.Kind == spec.BindValue {
+		return "fixed value"
 	}
-	return "fixed value"
+	return run.BindSource(b)
 }
 
 // readRunInput reads --input: a JSON object, @FILE or - for stdin.

@@ -24,7 +24,7 @@ var osGetenv = os.Getenv
 func (r *Runner) bind(c *Call, t *spec.Tool, in map[string]any) error {
 	for _, b := range t.Bind {
 		if _, given := in[b.Param]; given {
-			return &Error{Kind: ValidationError, Param: b.Param, Message: fmt.Sprintf("parameter %q is bound (%s) and cannot be passed; %s", b.Param, bindSource(b), bindHint(b))}
+			return &Error{Kind: ValidationError, Param: b.Param, Message: fmt.Sprintf("parameter %q is bound (%s) and cannot be passed; %s", b.Param, BindSource(b), bindHint(b))}
 		}
 		var v any
 		switch b.Kind {
@@ -55,7 +55,8 @@ func (r *Runner) bind(c *Call, t *spec.Tool, in map[string]any) error {
 	return nil
 }
 
-func bindSource(b spec.Binding) string {
+// BindSource says where a bound parameter's value comes from.
+func BindSource(b spec.Binding) string {
 	switch b.Kind {
 	case spec.BindEnv:
 		return "from environment variable " + b.Ref
