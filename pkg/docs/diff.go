@@ -77,10 +77,14 @@ func Diff(dir string, files []File, format Format) ([]Change, error) {
 	for _, f := range files {
 		want[f.Name] = true
 		path := filepath.Join(dir, f.Name)
-		old, err := os.ReadFile(path)
+		old, err := readRegular(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{Name: f.Name, Kind: Missing, Data: f.Data})
+		case errors.Is(err, errNotRegular):
+			// A symlink, FIFO or directory where a page goes: never
+			// written through, never opened (a FIFO would block).
+			foreign = append(foreign, f.Name)
 		case err != nil:
 			return nil, readError(path, err)
 		case bytes.Equal(old, f.Data):
@@ -104,7 +108,10 @@ func Diff(dir string, files []File, format Format) ([]Change, error) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
+		data, err := readRegular(path)
+		if errors.Is(err, errNotRegular) || errors.Is(err, fs.ErrNotExist) {
+			continue // replaced since ReadDir listed it
+		}
 		if err != nil {
 			return nil, readError(path, err)
 		}
@@ -119,6 +126,22 @@ func Diff(dir string, files []File, format Format) ([]Change, error) {
 	return changes, nil
 }
 
+// errNotRegular is a path that exists but is not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// readRegular reads path if it is a regular file (not a symlink); it never
+// opens anything else.
+func readRegular(path string) ([]byte, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	return os.ReadFile(path)
+}
+
 // readError names the path once: "cannot read out/x.md: is a directory".
 func readError(path string, err error) error {
 	var pe *fs.PathError
@@ -128,7 +151,32 @@ func readError(path string, err error) error {
 	return fmt.Errorf("cannot read %s: %v", path, err)
 }
 
-// Generated reports whether a page carries the Marker near its top.
+// markerLine is the exact first line of a generated Markdown page, and the
+// line after the doctype of a generated HTML page.
+const markerLine = "<!-- " + Marker + " -->"
+
+// Generated reports whether a page is one toolctl docs wrote: its first line
+// is exactly the marker comment, or (HTML) the doctype line followed by it.
+// A page that merely mentions the marker, even near its top, is hand-written
+// and is never replaced or removed.
 func Generated(data []byte) bool {
-	return bytes.Contains(data[:min(len(data), 256)], []byte(Marker))
+	line, rest := firstLine(data)
+	if line == markerLine {
+		return true
+	}
+	if !strings.EqualFold(line, "<!DOCTYPE html>") {
+		return false
+	}
+	line, _ = firstLine(rest)
+	return line == markerLine
+}
+
+// firstLine splits data after its first line, which it returns without the
+// line ending (\n or \r\n: a checkout may have converted the endings).
+func firstLine(data []byte) (string, []byte) {
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		return string(data), nil
+	}
+	return strings.TrimSuffix(string(data[:i]), "\r"), data[i+1:]
 }

@@ -463,4 +463,57 @@ func TestGenerated(t *testing.T) {
 	if Generated(append(bytes.Repeat([]byte("x"), 300), Marker...)) {
 		t.Error("a marker deep in the file counts")
 	}
+	// Only the exact marker line counts: a hand-written page that mentions
+	// the marker near its top is not generated (issue 13, item 15).
+	for _, page := range []string{
+		"# Notes\n\nOur pages say <!-- " + Marker + " --> at the top.\n",
+		"Mentions " + Marker + "\n",
+		"<!-- " + Marker + " --> and more on the line\n",
+		" <!-- " + Marker + " -->\n",
+		"<!DOCTYPE html>\n<p>" + Marker + "</p>\n",
+		"<!DOCTYPE html>\n\n<!-- " + Marker + " -->\n",
+		"<html>\n<!-- " + Marker + " -->\n",
+	} {
+		if Generated([]byte(page)) {
+			t.Errorf("counted as generated: %q", page)
+		}
+	}
+	for _, page := range []string{
+		"<!-- " + Marker + " -->",
+		"<!-- " + Marker + " -->\r\n\n# Tools\r\n",
+		"<!doctype html>\r\n<!-- " + Marker + " -->\r\n",
+	} {
+		if !Generated([]byte(page)) {
+			t.Errorf("not counted as generated: %q", page)
+		}
+	}
+}
+
+// A hand-written page that mentions the marker is neither removed as an
+// orphan nor replaced; a FIFO or symlink where a page goes is never opened
+// or written through (diff_unix_test.go).
+func TestDiffKeepsHandWritten(t *testing.T) {
+	dir := t.TempDir()
+	notes := "# Notes\n\nGenerated pages start with <!-- " + Marker + " -->.\n"
+	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte(notes), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []File{{Name: "index.md", Data: []byte("<!-- " + Marker + " -->\n\n# Tools\n")}}
+	changes, err := Diff(dir, files, Markdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range changes {
+		if c.Name == "notes.md" {
+			t.Errorf("hand-written notes.md would be %s", c.Kind)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.md"), []byte(notes), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var foreign *ForeignError
+	if _, err := Diff(dir, files, Markdown); !errors.As(err, &foreign) {
+		t.Errorf("hand-written index.md: got %v, want a ForeignError", err)
+	}
+
 }
