@@ -48,7 +48,9 @@ on a line of its own, on the next line); "# toolctl:ignore-file RULE -- reason"
 the whole file.
 
 Several reports in one run: each --format may be followed by --output FILE,
-e.g. --format sarif --output results.sarif --format text.
+e.g. --format sarif --output results.sarif --format text. An --output with no
+--format before it takes the format from its extension: .json (json),
+.sarif or .sarif.json (sarif), .xml (junit), .txt/.log/none (text).
 
 Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it;
 2 usage or I/O error (bad flag, missing path, no tool files to lint, invalid
@@ -132,14 +134,44 @@ func (f *outputFlag) Set(v string) error {
 	l := *f.list
 	switch {
 	case len(l) == 0:
-		// --output alone: the default text report goes to the file.
-		*f.list = append(l, reportSpec{format: "text", output: v})
+		// --output alone: the format follows the file's extension, so a
+		// results.json never receives the text report.
+		format, err := formatForOutput(v)
+		if err != nil {
+			return err
+		}
+		*f.list = append(l, reportSpec{format: format, output: v})
 	case l[len(l)-1].output != "":
 		return fmt.Errorf("two --output flags for one --format %s; give each --output its own --format", l[len(l)-1].format)
 	default:
 		l[len(l)-1].output = v
 	}
 	return nil
+}
+
+// formatForOutput is the report format an --output FILE given without its
+// own --format implies: .json, .sarif and .xml name theirs; .txt, .log, no
+// extension and "-" (stdout) get the text report; anything else is a usage
+// error rather than a guess.
+func formatForOutput(path string) (string, error) {
+	if path == "-" {
+		return "text", nil
+	}
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".json":
+		if strings.HasSuffix(strings.ToLower(path), ".sarif.json") {
+			return "sarif", nil
+		}
+		return "json", nil
+	case ".sarif":
+		return "sarif", nil
+	case ".xml":
+		return "junit", nil
+	case "", ".txt", ".log", ".text":
+		return "text", nil
+	default:
+		return "", fmt.Errorf("--output %s: cannot tell the report format from the extension %s; put --format %s before --output", path, ext, strings.Join(report.Formats, "|"))
+	}
 }
 
 func runLint(opts *lintOptions) error {
