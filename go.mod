@@ -3,6 +3,7 @@ module github.com/toolctl/toolctl
 go 1.26.8
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/charmbracelet/lipgloss v1.1.0
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/expr-lang/expr v1.17.8

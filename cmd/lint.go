@@ -429,7 +429,7 @@ func writeBaseline(path string, findings []lint.Finding) (int, error) {
 		b.WriteString("\n")
 	}
 	for _, o := range overrides {
-		fmt.Fprintf(&b, "    - files: [%s]\n      rules:\n", yamlQuote(o.Files[0]))
+		fmt.Fprintf(&b, "    - files: [%s]\n      rules:\n", yamlQuote(lint.EscapeGlob(o.Files[0])))
 		ids := make([]string, 0, len(o.Rules))
 		for id := range o.Rules {
 			ids = append(ids, id)

@@ -82,7 +82,7 @@ func Diff(dir string, files []File, format Format) ([]Change, error) {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{Name: f.Name, Kind: Missing, Data: f.Data})
 		case errors.Is(err, errNotRegular):
-			// A symlink, FIFO or directory where a page goes: never
+			// A symlink, FIFO or socket where a page goes: never
 			// written through, never opened (a FIFO would block).
 			foreign = append(foreign, f.Name)
 		case err != nil:
@@ -135,6 +135,9 @@ func readRegular(path string) ([]byte, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
+	}
+	if info.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
 	}
 	if !info.Mode().IsRegular() {
 		return nil, errNotRegular

@@ -2,8 +2,9 @@ package lint
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // applyOverrides sets each finding's severity from the last override whose
@@ -54,70 +55,39 @@ func RelativeTo(root, file string) string {
 	return filepath.ToSlash(filepath.Clean(file))
 }
 
-var globCache syncMap[string, *regexp.Regexp]
-
-// MatchGlob matches a slash path against a glob: * and ? stay within a
-// path segment, ** spans segments ("tools/**/*.yaml", "**/legacy/*"),
-// [...] is a character class. A pattern without a slash also matches the
-// base name, as in .gitignore.
+// MatchGlob matches a slash path against a glob (doublestar syntax): * and
+// ? stay within a path segment, ** spans segments ("tools/**/*.yaml",
+// "**/legacy/*"), [...] is a character class, {a,b} alternatives, and \
+// escapes a special character. A pattern without a slash also matches the
+// base name, as in .gitignore. Patterns and paths are matched by rune, so
+// non-ASCII names match like any other.
 func MatchGlob(pattern, path string) bool {
-	re, ok := globCache.Load(pattern)
-	if !ok {
-		re = globRegexp(pattern)
-		globCache.Store(pattern, re)
-	}
-	if re.MatchString(path) {
+	pattern = strings.TrimPrefix(pattern, "./")
+	if doublestar.MatchUnvalidated(pattern, path) {
 		return true
 	}
 	if !strings.Contains(pattern, "/") {
-		return re.MatchString(path[strings.LastIndex(path, "/")+1:])
+		return doublestar.MatchUnvalidated(pattern, path[strings.LastIndex(path, "/")+1:])
 	}
 	return false
 }
 
-// ValidGlob reports a malformed character class.
+// ValidGlob reports whether a pattern is well formed (closed classes and
+// alternatives, no trailing escape).
 func ValidGlob(pattern string) bool {
-	_, err := filepath.Match(strings.ReplaceAll(pattern, "**", "*"), "")
-	return err == nil
+	return doublestar.ValidatePattern(pattern)
 }
 
-func globRegexp(p string) *regexp.Regexp {
+// EscapeGlob quotes path so that MatchGlob matches it literally: baselines
+// name files such as tool[1].yaml or {a}.yaml.
+func EscapeGlob(path string) string {
 	var b strings.Builder
-	b.WriteString("^")
-	p = strings.TrimPrefix(p, "./")
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case strings.HasPrefix(p[i:], "**/"):
-			b.WriteString("(?:.*/)?")
-			i += 2
-		case strings.HasPrefix(p[i:], "**"):
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case c == '?':
-			b.WriteString("[^/]")
-		case c == '[':
-			end := strings.IndexByte(p[i+1:], ']')
-			if end < 0 {
-				b.WriteString(`\[`)
-				continue
-			}
-			class := p[i+1 : i+1+end]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			b.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
-			i += end + 1
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+	for _, r := range path {
+		switch r {
+		case '*', '?', '[', ']', '{', '}', '\\':
+			b.WriteByte('\\')
 		}
+		b.WriteRune(r)
 	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return regexp.MustCompile(`[^\x00-\x{10FFFF}]`) // matches nothing; ValidGlob rejects such patterns up front
-	}
-	return re
+	return b.String()
 }
