@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -158,8 +159,19 @@ func runRun(opts *runOptions, args []string) error {
 	fs := cmd.Flags()
 	static := staticRunFlags(cmd)
 	skipped := addParamFlags(fs, t, static, opts)
-	if err := fs.Parse(args); err != nil {
-		return usageError(fmt.Errorf("%v\nRun 'toolctl run %s --help' for its parameters.", err, t.Name))
+	if err := fs.Parse(joinBoolValues(fs, args)); err != nil {
+		return usageError(fmt.Errorf("%v%s\nRun 'toolctl run %s --help' for its parameters.", err, flagSuggestion(fs, err), t.Name))
+	}
+	// What the full parse leaves must be what the prescan took for NAME and
+	// the paths: anything else is an argument no flag took (a value after
+	// a flag that takes none, say), and it is never silently dropped.
+	if extra := extraArgs(fs.Args(), positional); extra != "" {
+		// The prescan, not knowing the tool's flags, took a path after a
+		// bare boolean flag (--verbose_mode tools/) as that flag's value.
+		// Such paths are fine if they define the same tool.
+		if !samePathsTool(app, fs.Args(), t) {
+			return usageError(fmt.Errorf("unexpected argument %q: no flag takes it%s\nRun 'toolctl run %s --help' for its parameters.", extra, map[bool]string{true: " (write a boolean as --flag=false)", false: "; give paths right after NAME"}[isBoolWord(extra)], t.Name))
+		}
 	}
 	if opts.help {
 		return runHelp(app.IO.Out, cmd, t, static, skipped)
@@ -212,7 +224,7 @@ func prescan(known *pflag.FlagSet, args []string) ([]string, error) {
 	fs.ParseErrorsAllowlist.UnknownFlags = true
 	fs.AddFlagSet(known)
 	fs.SetNormalizeFunc(known.GetNormalizeFunc())
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(joinBoolValues(fs, args)); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil, nil
 		}
@@ -318,8 +330,114 @@ func addParamFlags(fs *pflag.FlagSet, t *spec.Tool, taken map[string]bool, opts 
 		if typ == "boolean" {
 			fl.NoOptDefVal = "true"
 		}
+		// The kebab-case spelling of a snake_case parameter is the same
+		// flag (--customer-id for customer_id), hidden from help.
+		if kebab := strings.ReplaceAll(name, "_", "-"); kebab != name && !taken[kebab] && fs.Lookup(kebab) == nil && !props.Has(kebab) {
+			alias := fs.VarPF(pf, kebab, "", "same as --"+name)
+			alias.NoOptDefVal = fl.NoOptDefVal
+			alias.Hidden = true
+		}
+		// --no-NAME sets a boolean parameter to false.
+		if no := "no-" + name; typ == "boolean" && !taken[no] && fs.Lookup(no) == nil && !props.Has(no) {
+			neg := fs.VarPF(&negatedFlag{pf}, no, "", "same as --"+name+"=false")
+			neg.NoOptDefVal = "true"
+			neg.Hidden = true
+		}
 	}
 	return skipped
+}
+
+// negatedFlag is --no-NAME of a boolean parameter flag.
+type negatedFlag struct{ p *paramFlag }
+
+func (n *negatedFlag) String() string { return "" }
+func (n *negatedFlag) Type() string   { return "bool" }
+func (n *negatedFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("expected true or false, got %q", s)
+	}
+	return n.p.Set(strconv.FormatBool(!b))
+}
+
+// isBoolWord tells whether a word reads as a boolean value.
+func isBoolWord(s string) bool {
+	switch strings.ToLower(s) {
+	case "true", "false":
+		return true
+	}
+	return false
+}
+
+// joinBoolValues rewrites "--flag true|false" as "--flag=true|false" for
+// the boolean flags, which take no separate value otherwise: pflag reads
+// "--b false" as --b (true) and a stray "false" (issue 14).
+func joinBoolValues(fs *pflag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if name, ok := strings.CutPrefix(a, "--"); ok && !strings.Contains(name, "=") && i+1 < len(args) && isBoolWord(args[i+1]) {
+			if f := fs.Lookup(name); f != nil && f.NoOptDefVal != "" && f.Value.Type() == "bool" {
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// samePathsTool tells whether args (NAME and paths, as the full parse left
+// them) name the tool t was loaded as, from the same file.
+func samePathsTool(app *App, args []string, t *spec.Tool) bool {
+	if len(args) < 2 || args[0] != t.Name || slices.ContainsFunc(args[1:], isBoolWord) {
+		return false
+	}
+	paths, err := app.defaultPaths(args[1:])
+	if err != nil {
+		return false
+	}
+	set, err := spec.Load(paths)
+	if err != nil {
+		return false
+	}
+	t2, err := findTool(set, t.Name, paths)
+	return err == nil && t2.Path() == t.Path()
+}
+
+// extraArgs returns the first argument the full parse left that the
+// prescan did not (NAME and paths), or "".
+func extraArgs(got, want []string) string {
+	for i, a := range got {
+		if i >= len(want) || a != want[i] {
+			return a
+		}
+	}
+	return ""
+}
+
+// flagSuggestion is "; did you mean --x?" for an unknown flag close to a
+// defined one (a parameter or run's own), or "".
+func flagSuggestion(fs *pflag.FlagSet, err error) string {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	if s := spec.Suggest(name, names); s != "" {
+		return fmt.Sprintf("; did you mean --%s?", s)
+	}
+	return ""
 }
 
 func paramUsage(t *spec.Tool, name string, p *spec.Map) string {
