@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -521,6 +522,11 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 	if err != nil {
 		return nil, Errorf(ToolExecutionError, "entry.url expands to %v; check the url in the tool file and the parameters it uses", err)
 	}
+	if pass, ok := u.User.Password(); ok && c.Secrets.Len() > 0 && c.Secrets.Redact(pass) != pass {
+		// net/http sends user:password as a basic Authorization header,
+		// which a server may echo
+		c.Secrets.Add(base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + pass)))
+	}
 	return &httpRequest{Method: method, URL: u, Header: header, Body: body}, nil
 }
 
@@ -544,27 +550,35 @@ func httpMethodHasBody(method string) bool {
 func httpExpandURL(t *Template, tmplURL string) (string, string, error) {
 	parts := tmpl.SplitURL(tmplURL)
 	var origin strings.Builder
-	fixed := func(p tmpl.Part, what string) error {
+	fixed := func(p tmpl.Part, what string, esc func(string) string) error {
 		for _, ref := range tmpl.Params(p.Text) {
 			if t.isParam(ref.Name) && !t.trusted(ref.Name) {
 				return Errorf(ToolExecutionError, "entry.url takes its %s from parameter %q, so a caller could send the request, with the tool's headers and credentials, anywhere; write it in the tool file, use ${ENV}, or bind the parameter (bind: {%s: {env: ...}})", what, ref.Name, ref.Name)
 			}
 		}
-		s, err := t.Expand(p.Text, nil)
+		var s string
+		var err error
+		if esc != nil {
+			s, err = httpExpandEscaped(t, p.Text, esc)
+		} else {
+			s, err = t.Expand(p.Text, nil)
+		}
 		origin.WriteString(s)
 		return err
 	}
 	if !parts.Authority {
-		if err := fixed(parts.Origin, "scheme and host"); err != nil {
+		if err := fixed(parts.Origin, "scheme and host", nil); err != nil {
 			return "", "", err
 		}
 	} else {
-		if err := fixed(parts.Scheme, "scheme"); err != nil {
+		if err := fixed(parts.Scheme, "scheme", nil); err != nil {
 			return "", "", err
 		}
 		origin.WriteString("://")
 		if parts.HasUserinfo {
-			if err := fixed(parts.Userinfo, "user name or password"); err != nil {
+			// values escaped, ${ENV} included: a password with "@" or "/"
+			// must not end the user info early
+			if err := fixed(parts.Userinfo, "user name or password", httpUserinfoEscape); err != nil {
 				return "", "", err
 			}
 			origin.WriteString("@")
@@ -578,7 +592,7 @@ func httpExpandURL(t *Template, tmplURL string) (string, string, error) {
 		origin.WriteString(host)
 		if parts.HasPort {
 			origin.WriteString(":")
-			if err := fixed(parts.Port, "port"); err != nil {
+			if err := fixed(parts.Port, "port", nil); err != nil {
 				return "", "", err
 			}
 		}
@@ -619,6 +633,12 @@ func httpExpandURL(t *Template, tmplURL string) (string, string, error) {
 		query += q
 	}
 	return o + p, query, nil
+}
+
+// httpUserinfoEscape escapes a user name or password for the URL's user
+// info: everything but RFC 3986's unreserved characters and sub-delims.
+func httpUserinfoEscape(s string) string {
+	return percentEncode(s, "-_.~!$&'()*+,;=", false, false)
 }
 
 // httpHostCheck vets a parameter placed in the URL's host: one DNS label,
@@ -805,11 +825,15 @@ func httpExpandJSONText(t *Template, s string) (string, error) {
 	inString := false
 	start := 0
 	flush := func(end int) error {
-		var esc func(string) string
+		var text string
+		var err error
 		if inString {
-			esc = httpJSONEscape
+			// ${ENV} too: a key with a quote or backslash must not break
+			// the document
+			text, err = httpExpandEscaped(t, s[start:end], httpJSONEscape)
+		} else {
+			text, err = t.Expand(s[start:end], nil)
 		}
-		text, err := t.Expand(s[start:end], esc)
 		b.WriteString(text)
 		return err
 	}
