@@ -19,14 +19,19 @@ import (
 const Redacted = "***"
 
 // minSecretLen keeps very short values (a bound "1", "eu", "dev") from being
-// redacted everywhere they happen to occur in unrelated text: a value that
-// short is no secret, and hiding every "dev" would garble results.
+// redacted at all: a value that short is no secret, and hiding every "dev"
+// would garble results.
 const minSecretLen = 4
 
 // minEncodedLen is the shortest secret whose base64 and hex forms are
 // redacted too: those of a shorter value are short enough to occur by
 // chance in unrelated text.
 const minEncodedLen = 6
+
+// minAnywhereLen is the shortest secret redacted wherever it occurs; a
+// shorter one (a bound "prod", "8080") only where it stands alone, not
+// inside a longer word or number ("product", "18080").
+const minAnywhereLen = 8
 
 // Secrets is the set of values that must never reach output: values bound
 // from the environment and values substituted from ${ENV}. Each secret is
@@ -44,7 +49,10 @@ type Secrets struct {
 // so a string is first scanned for any form (one table lookup a byte) and
 // only replaced, which allocates, when it holds one.
 type redactor struct {
-	r *strings.Replacer
+	r *strings.Replacer // nil when every secret is short
+	// short lists the forms of secrets shorter than minAnywhereLen, longest
+	// first: replaced only where no letter or digit touches them.
+	short []string
 	// pairs has a bit set for the first two bytes of every form (all are
 	// at least minSecretLen long), so that the scan rarely stops.
 	pairs [1 << 16 / 64]uint64
@@ -55,6 +63,17 @@ type redactor struct {
 // Replace returns s with every form replaced, or s itself when it holds
 // none.
 func (x *redactor) Replace(s string) string {
+	if x.r != nil && x.holds(s) {
+		s = x.r.Replace(s)
+	}
+	for _, f := range x.short {
+		s = replaceWord(s, f)
+	}
+	return s
+}
+
+// holds tells whether s contains a form of a long secret.
+func (x *redactor) holds(s string) bool {
 	for i := 0; i+1 < len(s); i++ {
 		p := uint16(s[i])<<8 | uint16(s[i+1])
 		if x.pairs[p>>6]&(1<<(p&63)) == 0 {
@@ -62,11 +81,41 @@ func (x *redactor) Replace(s string) string {
 		}
 		for _, f := range x.first[s[i]] {
 			if strings.HasPrefix(s[i:], f) {
-				return x.r.Replace(s)
+				return true
 			}
 		}
 	}
-	return s
+	return false
+}
+
+// replaceWord replaces the occurrences of f in s that no ASCII letter or
+// digit touches on either side.
+func replaceWord(s, f string) string {
+	var b strings.Builder
+	last, from := 0, 0 // s[:last] is written; search from s[from:]
+	for {
+		k := strings.Index(s[from:], f)
+		if k < 0 {
+			break
+		}
+		i, end := from+k, from+k+len(f)
+		if (i == 0 || !isAlnum(s[i-1])) && (end == len(s) || !isAlnum(s[end])) {
+			b.WriteString(s[last:i])
+			b.WriteString(Redacted)
+			last, from = end, end
+		} else {
+			from = i + 1
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // Add records a secret value.
@@ -122,36 +171,47 @@ func (s *Secrets) replacer() *redactor {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.red == nil && len(s.values) > 0 {
-		forms := map[string]bool{}
+		long, short := map[string]bool{}, map[string]bool{}
 		for v := range s.values {
 			for _, f := range secretForms(v) {
-				forms[f] = true
+				if len(v) >= minAnywhereLen {
+					long[f] = true
+				} else {
+					short[f] = true
+				}
 			}
 		}
-		list := make([]string, 0, len(forms))
-		for f := range forms {
-			list = append(list, f)
-		}
-		// strings.Replacer prefers the earlier of two keys matching at
-		// the same place: longest first
-		sort.Slice(list, func(i, j int) bool {
-			if len(list[i]) != len(list[j]) {
-				return len(list[i]) > len(list[j])
+		x := &redactor{short: longestFirst(short)}
+		if list := longestFirst(long); len(list) > 0 {
+			pairs := make([]string, 0, 2*len(list))
+			for _, f := range list {
+				pairs = append(pairs, f, Redacted)
+				x.first[f[0]] = append(x.first[f[0]], f)
+				p := uint16(f[0])<<8 | uint16(f[1])
+				x.pairs[p>>6] |= 1 << (p & 63)
 			}
-			return list[i] < list[j]
-		})
-		x := &redactor{}
-		pairs := make([]string, 0, 2*len(list))
-		for _, f := range list {
-			pairs = append(pairs, f, Redacted)
-			x.first[f[0]] = append(x.first[f[0]], f)
-			p := uint16(f[0])<<8 | uint16(f[1])
-			x.pairs[p>>6] |= 1 << (p & 63)
+			x.r = strings.NewReplacer(pairs...)
 		}
-		x.r = strings.NewReplacer(pairs...)
 		s.red = x
 	}
 	return s.red
+}
+
+// longestFirst lists a set longest first, then in order: strings.Replacer
+// prefers the earlier of two keys that match at the same place, and a
+// secret that contains another must be hidden whole.
+func longestFirst(set map[string]bool) []string {
+	list := make([]string, 0, len(set))
+	for f := range set {
+		list = append(list, f)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if len(list[i]) != len(list[j]) {
+			return len(list[i]) > len(list[j])
+		}
+		return list[i] < list[j]
+	})
+	return list
 }
 
 // secretForms lists the texts a secret v can appear as:

@@ -105,6 +105,21 @@ func TestShortSecrets(t *testing.T) {
 	if got := s.Redact("abcd 61626364 YWJjZA=="); got != "*** 61626364 YWJjZA==" {
 		t.Errorf("4-character secret: %q", got)
 	}
+	// shorter than 8: only where it stands alone
+	s = &Secrets{}
+	s.Add("prod")
+	s.Add("8080")
+	s.Add("a+b/c")
+	for in, want := range map[string]string{
+		"env=prod&product=x, prods, /prod/": "env=***&product=x, prods, /***/",
+		"port 8080, 18080, 80808, :8080":    "port ***, 18080, 80808, :***",
+		"q=a%2Bb%2Fc&prodprod":              "q=***&prodprod",
+		"prod":                              "***",
+	} {
+		if got := s.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
 	// no secrets: values pass through untouched, the same object
 	var none Secrets
 	m := map[string]any{"a": "b"}
