@@ -169,7 +169,8 @@ func copyDir(src, dst string) error {
 //
 //	/echo        200, the request as JSON {method, path, query, headers, body}
 //	/text        200, text/plain "hello"
-//	/status/N    status N with a JSON error body; 429 sends Retry-After: 1
+//	/status/N    status N with a JSON error body naming the request URI;
+//	             429 sends Retry-After: 1
 //	/flaky       503 on the first request, then 200 {"ok": true}
 //	/slow        answers after 5 s (or when the client goes away)
 func cmdHTTPStub(ts *testscript.TestScript, neg bool, args []string) {
@@ -201,7 +202,8 @@ func cmdHTTPStub(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(code)
-		fmt.Fprintf(w, `{"error": "status %d"}`, code)
+		// the request in the message, as many APIs do
+		json.NewEncoder(w).Encode(map[string]string{"error": fmt.Sprintf("status %d for %s", code, r.RequestURI)})
 	})
 	mux.HandleFunc("/flaky", func(w http.ResponseWriter, r *http.Request) {
 		if flaky.Add(1) == 1 {

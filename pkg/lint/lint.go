@@ -51,6 +51,10 @@ type Finding struct {
 	Severity Severity
 	Rule     string
 	Message  string
+	// Secret is the credential the finding is about (secret-literal).
+	// No report prints it: the text format masks it in every source
+	// excerpt of the file, the other formats carry no source text.
+	Secret string
 }
 
 func (f Finding) String() string {
@@ -274,6 +278,13 @@ func (r *Reporter) ReportKey(t *spec.Tool, ptr string, format string, args ...an
 // ReportSpan adds a finding at an explicit source range of t's file.
 func (r *Reporter) ReportSpan(t *spec.Tool, span spec.Span, format string, args ...any) {
 	r.add(t.Path(), span, format, args...)
+}
+
+// ReportSecret adds a finding about a literal credential at span; secret
+// is kept out of every report (see Finding.Secret).
+func (r *Reporter) ReportSecret(t *spec.Tool, span spec.Span, secret string, format string, args ...any) {
+	r.add(t.Path(), span, format, args...)
+	r.findings[len(r.findings)-1].Secret = secret
 }
 
 func (r *Reporter) add(file string, span spec.Span, format string, args ...any) {

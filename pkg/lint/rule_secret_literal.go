@@ -42,7 +42,7 @@ Good:
 				line, col := lineCol(text, s.offset)
 				p := t.TextPos(ptr, line, col)
 				span := spec.Span{Start: p, End: spec.Pos{Line: p.Line, Col: p.Col + len([]rune(s.text))}}
-				r.ReportSpan(t, span, "literal %s in %s (%s); never commit credentials: read it from the environment, e.g. ${%s}", s.kind, where, redact(s.text), envName(t))
+				r.ReportSecret(t, span, s.text, "literal %s in %s (%s); never commit credentials: read it from the environment, e.g. ${%s}", s.kind, where, redact(s.text), envName(t))
 			}
 		}
 		check("/entry/url", "entry.url", e.URL, false)

@@ -14,7 +14,10 @@ import (
 //
 // Unlike an http entry, nothing here is a template: the agent's values are
 // sent as given, and ${ENV} is never expanded, or an agent could send any
-// environment variable to any URL.
+// environment variable to any URL. The URL is the agent's by design, so the
+// host checks of http entries do not apply: this tool reaches any host and
+// port the machine can (loopback and private networks included), and its
+// detail says so.
 
 func init() {
 	RegisterHandler("http_request", httpRequestHandler)

@@ -13,10 +13,10 @@ import (
 // POST {base_url}/chat/completions (tools/llm_call.yaml).
 //
 // The base URL, API key and model come from the call's parameters when the
-// tool file has them (normally bound, never set by the agent: a base_url
-// the agent chooses would receive the key), else from config (llm.base_url,
-// llm.api_key_env, llm.model), else from the environment (OPENAI_BASE_URL,
-// OPENAI_API_KEY, TOOLCTL_LLM_MODEL).
+// tool file has them, else from config (llm.base_url, llm.api_key_env,
+// llm.model), else from the environment (OPENAI_BASE_URL, OPENAI_API_KEY,
+// TOOLCTL_LLM_MODEL). A base_url the caller passes (not bound) is accepted
+// only with the caller's own api_key: it would receive the key.
 
 const (
 	llmDefaultBaseURL = "https://api.openai.com/v1"
@@ -67,6 +67,11 @@ func buildLLMRequest(c *Call) (*httpRequest, string, error) {
 	key, err := c.String("api_key", "")
 	if err != nil {
 		return nil, "", err
+	}
+	// A base URL the caller chose may receive only the caller's own key:
+	// the configured one would go to whatever server the agent names.
+	if v, _ := c.Input["base_url"].(string); v != "" && !isBound(c.Tool, "base_url") && (key == "" || isBound(c.Tool, "api_key")) {
+		return nil, "", &Error{Kind: ValidationError, Param: "base_url", Message: `parameter "base_url" was passed by the caller, and the API key configured for the tool would be sent to it; leave base_url out (llm.base_url in .toolctl.yaml or OPENAI_BASE_URL set the endpoint), or, in the tool file, bind it (bind: {base_url: {config: llm.base_url}})`}
 	}
 	if key == "" {
 		keyEnv, err := llmConfig(c, "llm.api_key_env")

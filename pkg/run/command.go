@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/tmpl"
 )
 
 // commandExecutor runs `entry.type: command` (the SDK's NATIVE): argv with
@@ -44,13 +45,24 @@ func (x commandExecutor) Plan(c *Call) (any, error) {
 
 // argv expands the placeholders of entry.command, one element at a time:
 // a value is always one argument, whatever spaces or quotes it holds.
+//
+// A value may not change what runs: the program (element 0) takes no
+// parameter, and before a "--" (or git's "--end-of-options") element a value
+// that would start an argument with "-" is refused, since the program would
+// read it as an option (du --files0-from=FILE, git --output=FILE).
 func (commandExecutor) argv(c *Call) ([]string, error) {
 	e := c.Tool.Entry
 	if e == nil || len(e.Command) == 0 {
-		return nil, Errorf(ToolExecutionError, `entry.command is empty; give the program and its arguments as a list, e.g. command: [du, -sk, "{path}"]`)
+		return nil, Errorf(ToolExecutionError, `entry.command is empty; give the program and its arguments as a list, e.g. command: [du, -sk, --, "{path}"]`)
 	}
 	t := NewTemplate(c)
+	for _, ref := range tmpl.Params(e.Command[0]) {
+		if t.isParam(ref.Name) && !t.trusted(ref.Name) {
+			return nil, Errorf(ToolExecutionError, "entry.command[0] %q takes the program to run from parameter %q, so a caller could run any program; name the program in the tool file and pass the parameter as a later argument", e.Command[0], ref.Name)
+		}
+	}
 	argv := make([]string, 0, len(e.Command))
+	options := true // no "--" yet: an argument may still be read as an option
 	for i, a := range e.Command {
 		t.Where = fmt.Sprintf("entry.command[%d]", i)
 		// An element that is only an optional parameter left out (or null)
@@ -61,16 +73,39 @@ func (commandExecutor) argv(c *Call) ([]string, error) {
 				continue
 			}
 		}
+		t.Check = nil
+		if options && i > 0 {
+			t.Check = optionCheck(t, e.Command[0], i)
+		}
 		s, err := t.Expand(a, nil)
 		if err != nil {
 			return nil, err
 		}
 		argv = append(argv, s)
+		if tmpl.EndOfOptions(a) {
+			options = false
+		}
 	}
 	if argv[0] == "" {
 		return nil, Errorf(ToolExecutionError, "entry.command[0] is empty after substitution; the first element must name the program to run")
 	}
 	return argv, nil
+}
+
+// optionCheck refuses a parameter value that would put "-" at the start
+// of argument i: alone ("{path}") or after dashes ("-{flag}"). A bound
+// parameter is the tool file's own value, and an enum or const lists
+// values its author chose, so those are let through.
+func optionCheck(t *Template, program string, i int) func(name, text string, present bool, before string) error {
+	return func(name, text string, present bool, before string) error {
+		if !strings.HasPrefix(text, "-") || strings.Trim(before, "-") != "" || t.trusted(name) {
+			return nil
+		}
+		return &Error{Kind: ValidationError, Param: name, Message: fmt.Sprintf(
+			"parameter %q is %s, which starts with \"-\": %s would read entry.command[%d] as an option, not as a value; pass a value that does not start with \"-\" (a file named -x as ./-x). "+
+				"To accept such values, the tool's author puts \"--\" before the placeholder in entry.command (git: \"--end-of-options\"), writes the option and its value as one argument (--name={%s}), or lists the allowed values in an enum",
+			name, quoteValue(text), program, i, name)}
+	}
 }
 
 func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {

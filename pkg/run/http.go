@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/tmpl"
 	"golang.org/x/text/encoding/htmlindex"
 )
 
@@ -520,6 +522,11 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 	if err != nil {
 		return nil, Errorf(ToolExecutionError, "entry.url expands to %v; check the url in the tool file and the parameters it uses", err)
 	}
+	if pass, ok := u.User.Password(); ok && c.Secrets.Len() > 0 && c.Secrets.Redact(pass) != pass {
+		// net/http sends user:password as a basic Authorization header,
+		// which a server may echo
+		c.Secrets.Add(base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + pass)))
+	}
 	return &httpRequest{Method: method, URL: u, Header: header, Body: body}, nil
 }
 
@@ -532,30 +539,69 @@ func httpMethodHasBody(method string) bool {
 	return true
 }
 
-// httpExpandURL expands the url template part by part: a placeholder in the
-// origin (scheme and host, or a whole {base_url}) is taken as is, one in
-// the path is path-escaped, one in the query is query-escaped. It returns
-// the URL without its query, and the query separately so that more pairs
-// can be appended. A fragment is dropped: it is never sent.
-func httpExpandURL(t *Template, tmpl string) (string, string, error) {
-	rest, _, _ := strings.Cut(tmpl, "#")
-	rest, rawQuery, _ := strings.Cut(rest, "?")
-	start := 0
-	if i := strings.Index(rest, "://"); i >= 0 {
-		start = i + 3
+// httpExpandURL expands the url template part by part, split on the
+// template's own text so that no value can move a boundary: a placeholder
+// in the host must be one DNS label, one in the path is path-escaped (and
+// a "." or ".." segment escaped too), one in the query is query-escaped. The
+// scheme, userinfo and port (or the whole origin, as in {base_url}/v1) take
+// only ${ENV} and parameters the tool file fixes (bound, or an enum). It
+// returns the URL without its query, and the query separately so that more
+// pairs can be appended. A fragment is dropped: it is never sent.
+func httpExpandURL(t *Template, tmplURL string) (string, string, error) {
+	parts := tmpl.SplitURL(tmplURL)
+	var origin strings.Builder
+	fixed := func(p tmpl.Part, what string, esc func(string) string) error {
+		for _, ref := range tmpl.Params(p.Text) {
+			if t.isParam(ref.Name) && !t.trusted(ref.Name) {
+				return Errorf(ToolExecutionError, "entry.url takes its %s from parameter %q, so a caller could send the request, with the tool's headers and credentials, anywhere; write it in the tool file, use ${ENV}, or bind the parameter (bind: {%s: {env: ...}})", what, ref.Name, ref.Name)
+			}
+		}
+		var s string
+		var err error
+		if esc != nil {
+			s, err = httpExpandEscaped(t, p.Text, esc)
+		} else {
+			s, err = t.Expand(p.Text, nil)
+		}
+		origin.WriteString(s)
+		return err
 	}
-	origin, path := rest, ""
-	if j := strings.IndexByte(rest[start:], '/'); j >= 0 {
-		origin, path = rest[:start+j], rest[start+j:]
+	if !parts.Authority {
+		if err := fixed(parts.Origin, "scheme and host", nil); err != nil {
+			return "", "", err
+		}
+	} else {
+		if err := fixed(parts.Scheme, "scheme", nil); err != nil {
+			return "", "", err
+		}
+		origin.WriteString("://")
+		if parts.HasUserinfo {
+			// values escaped, ${ENV} included: a password with "@" or "/"
+			// must not end the user info early
+			if err := fixed(parts.Userinfo, "user name or password", httpUserinfoEscape); err != nil {
+				return "", "", err
+			}
+			origin.WriteString("@")
+		}
+		t.Check = httpHostCheck(t, tmplURL)
+		host, err := t.Expand(parts.Host.Text, nil)
+		t.Check = nil
+		if err != nil {
+			return "", "", err
+		}
+		origin.WriteString(host)
+		if parts.HasPort {
+			origin.WriteString(":")
+			if err := fixed(parts.Port, "port", nil); err != nil {
+				return "", "", err
+			}
+		}
 	}
-	o, err := t.Expand(origin, nil)
+	path, err := httpExpandPath(t, parts.Path.Text)
 	if err != nil {
 		return "", "", err
 	}
-	p, err := t.Expand(path, url.PathEscape)
-	if err != nil {
-		return "", "", err
-	}
+	o, p, rawQuery := origin.String(), path, parts.Query.Text
 	var query string
 	for pair := range strings.SplitSeq(rawQuery, "&") {
 		if pair == "" {
@@ -587,6 +633,52 @@ func httpExpandURL(t *Template, tmpl string) (string, string, error) {
 		query += q
 	}
 	return o + p, query, nil
+}
+
+// httpUserinfoEscape escapes a user name or password for the URL's user
+// info: everything but RFC 3986's unreserved characters and sub-delims.
+func httpUserinfoEscape(s string) string {
+	return percentEncode(s, "-_.~!$&'()*+,;=", false, false)
+}
+
+// httpHostCheck vets a parameter placed in the URL's host: one DNS label,
+// so that it cannot add a host, a port, a user or a path.
+func httpHostCheck(t *Template, tmplURL string) func(name, text string, present bool, before string) error {
+	return func(name, text string, present bool, before string) error {
+		if t.trusted(name) || tmpl.IsLabel(text) {
+			return nil
+		}
+		what := fmt.Sprintf("is %s, which is not", quoteValue(text))
+		if !present || text == "" {
+			what = "is empty, and the host needs"
+		}
+		return &Error{Kind: ValidationError, Param: name, Message: fmt.Sprintf("parameter %q %s one DNS label: entry.url puts it in the host (%s), where a value may hold only letters, digits and \"-\" (at most 63; an internationalised name in its xn-- form), so that it cannot change the host, port or user the request goes to", name, what, tmplURL)}
+	}
+}
+
+// httpExpandPath expands the path template segment by segment: values are
+// path-escaped ("/" becomes %2F), and a segment that a value makes "." or
+// ".." is sent as %2E or %2E%2E, so that it stays one literal segment
+// instead of naming the current or parent directory.
+func httpExpandPath(t *Template, path string) (string, error) {
+	if !strings.ContainsRune(path, '{') {
+		return path, nil
+	}
+	var b strings.Builder
+	for i, seg := range strings.Split(path, "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		s, err := t.Expand(seg, url.PathEscape)
+		if err != nil {
+			return "", err
+		}
+		if (s == "." || s == "..") && s != seg {
+			s = strings.Repeat("%2E", len(s))
+		}
+		b.WriteString(s)
+	}
+	return b.String(), nil
 }
 
 // httpExpandEscaped is t.Expand with esc applied to ${ENV} values as well
@@ -733,11 +825,15 @@ func httpExpandJSONText(t *Template, s string) (string, error) {
 	inString := false
 	start := 0
 	flush := func(end int) error {
-		var esc func(string) string
+		var text string
+		var err error
 		if inString {
-			esc = httpJSONEscape
+			// ${ENV} too: a key with a quote or backslash must not break
+			// the document
+			text, err = httpExpandEscaped(t, s[start:end], httpJSONEscape)
+		} else {
+			text, err = t.Expand(s[start:end], nil)
 		}
-		text, err := t.Expand(s[start:end], esc)
 		b.WriteString(text)
 		return err
 	}

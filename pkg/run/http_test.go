@@ -556,7 +556,10 @@ parameters:
   type: object
   properties:
     base: {type: string}
+bind:
+  base: {env: T_BASE}
 `)
+	// bound: the tool file's choice (a caller's value is refused earlier)
 	_, err := htExec(t, htCall(t, tool, `{"base": "ftp://example.com"}`, nil))
 	if e := htError(t, err, ToolExecutionError); !strings.Contains(e.Message, "not an absolute http or https URL") {
 		t.Errorf("message %q", e.Message)

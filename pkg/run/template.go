@@ -3,9 +3,11 @@ package run
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/tmpl"
 )
 
 // Template expands the placeholders of http and command entries:
@@ -20,6 +22,12 @@ type Template struct {
 	// Where names the entry field being expanded, for error messages
 	// ("entry.url").
 	Where string
+	// Check, when set, vets a parameter's value before Expand places it:
+	// the parameter's name, the value's text (escaped as it will appear),
+	// whether the value is present (false for a declared optional
+	// parameter left out) and the text this Expand call has produced
+	// before it. An error stops the expansion.
+	Check func(name, text string, present bool, before string) error
 }
 
 // NewTemplate returns a Template for c.
@@ -55,10 +63,20 @@ func (t *Template) Expand(s string, escape func(string) string) (string, error) 
 					if escape != nil {
 						text = escape(text)
 					}
+					if t.Check != nil {
+						if err := t.Check(name, text, true, b.String()); err != nil {
+							return "", err
+						}
+					}
 					b.WriteString(text)
 				} else if t.declared(name) {
 					// an optional parameter left out: empty, as a runtime would
 					t.Used[name] = true
+					if t.Check != nil {
+						if err := t.Check(name, "", false, b.String()); err != nil {
+							return "", err
+						}
+					}
 				} else {
 					b.WriteString(s[i : i+n]) // not a parameter: literal text
 				}
@@ -136,35 +154,56 @@ func (t *Template) declared(name string) bool {
 	return inputProps(t.Call.Tool).Has(name)
 }
 
-// placeholder reads "{name}" at the start of s and returns the name and the
-// length of the placeholder, or 0 when s does not start with one.
-func placeholder(s string) (string, int) {
-	if len(s) < 3 || s[0] != '{' {
-		return "", 0
-	}
-	end := strings.IndexByte(s, '}')
-	if end < 2 {
-		return "", 0
-	}
-	name := s[1:end]
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		ok := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '-' || c == '.')
-		if !ok {
-			return "", 0
-		}
-	}
-	return name, end + 1
+// placeholder reads "{name}" at the start of s (see tmpl.Placeholder).
+func placeholder(s string) (string, int) { return tmpl.Placeholder(s) }
+
+func isEnvName(s string) bool { return tmpl.IsEnvName(s) }
+
+// isParam tells whether {name} takes a parameter's value: a declared
+// parameter or a value in the input.
+func (t *Template) isParam(name string) bool {
+	_, ok := t.Call.Input[name]
+	return ok || t.declared(name)
 }
 
-func isEnvName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
-			return false
+// bound tells whether a parameter is bound (bind: in the tool file): its
+// value comes from the environment, config or the file, never from the
+// caller, so it is trusted like ${ENV}.
+func (t *Template) bound(name string) bool {
+	return isBound(t.Call.Tool, name)
+}
+
+// trusted tells whether a parameter's value is the tool file's choice
+// rather than the caller's: bound, or restricted to an enum or const.
+func (t *Template) trusted(name string) bool {
+	return t.bound(name) || restricted(t.Call.Tool, name)
+}
+
+// restricted tells whether a parameter's schema lists its values (enum or
+// const), so that only values the tool's author wrote can pass validation.
+func restricted(tool *spec.Tool, name string) bool {
+	p := Property(tool, name)
+	return p.Has("enum") || p.Has("const")
+}
+
+// quoteValue quotes a value for a message, cut to 80 characters.
+func quoteValue(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:80]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+func isBound(tool *spec.Tool, name string) bool {
+	if tool == nil {
+		return false
+	}
+	for _, b := range tool.Bind {
+		if b.Param == name {
+			return true
 		}
 	}
-	return s != ""
+	return false
 }
 
 // ValueText is a value as it appears in a URL, header or argv: strings as

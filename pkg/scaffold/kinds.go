@@ -213,9 +213,9 @@ with the last line of stderr as the message.`,
 		category:     "custom",
 		icon:         "🖥️",
 		tags:         []string{"local", "script"},
-		entryComment: "How it runs: a local program, without a shell. command is the argv:\n{param} takes a parameter's value as one argument; a program with a slash is\nrelative to this file. The input also arrives as JSON on stdin.",
+		entryComment: "How it runs: a local program, without a shell. command is the argv:\n{param} takes a parameter's value as one argument; a program with a slash is\nrelative to this file. Keep \"--\" before a {param} that is a whole argument:\nwithout it a value starting with - is refused, as the program would read it\nas an option. The input also arrives as JSON on stdin.",
 		entry: func(n names) string {
-			return "  type: command\n  command: [./scripts/" + n.tool + ".sh]\n"
+			return "  type: command\n  command: [./scripts/" + n.tool + ".sh, --, \"{message}\"]\n"
 		},
 		params: []param{
 			{name: "message", typ: "string", description: "The message to send back.", required: true},
@@ -238,6 +238,9 @@ with the last line of stderr as the message.`,
 # and returns what it prints on stdout (JSON, or text). Exit with a non-zero
 # status and a message on stderr to fail the call.
 set -eu
+# The arguments are "--" and the message: "--" says that what follows is a
+# value even when it starts with "-", never an option.
+if [ "${1-}" = "--" ]; then shift; fi
 input=$(cat)
 printf '{"received": %s}\n' "$input"
 `)}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -62,6 +63,7 @@ func (s textStyles) dim(text string) string {
 func writeText(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Options) {
 	st := newTextStyles(b, opt.Color)
 	var lines lineCache
+	secrets := secretsByFile(findings)
 	for _, f := range findings {
 		loc := f.File
 		if hasPos(f.Span) {
@@ -70,6 +72,7 @@ func writeText(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Option
 		fmt.Fprintf(b, "%s: %s: %s %s\n", loc, st.severity(f.Severity, f.Severity.String()), f.Message, st.dim("["+f.Rule+"]"))
 		if hasPos(f.Span) && opt.Source != nil {
 			if src := opt.Source(f.File); src != nil {
+				lines.use(src, secrets[f.File])
 				writeExcerpt(b, st, f, &lines, src)
 			}
 		}
@@ -126,23 +129,71 @@ type lineCache struct {
 	n    int // the line number held; 0 for none
 	rs   []rune
 	wide bool // rs is wider than excerptWidth
+	// secrets are masked wherever they occur in a line of src.
+	secrets []string
 }
 
-// line returns line n of src as displayRunes does; ok is false past the end
-// of the file.
-func (c *lineCache) line(src *spec.File, n int) (rs []rune, wide, ok bool) {
+// use sets the file the next lines come from and the credentials to mask
+// in them.
+func (c *lineCache) use(src *spec.File, secrets []string) {
 	if src != c.src {
 		c.src, c.n, c.rs = src, 0, nil
+	}
+	c.secrets = secrets
+}
+
+// line returns line n of src as displayRunes does, credentials masked; ok
+// is false past the end of the file.
+func (c *lineCache) line(src *spec.File, n int) (rs []rune, wide, ok bool) {
+	if src != c.src {
+		c.src, c.n, c.rs, c.secrets = src, 0, nil, nil
 	}
 	// Line returns "" past the end of the file; a position there is stale.
 	if n > src.LineCount() {
 		return nil, false, false
 	}
 	if n != c.n {
-		c.n, c.rs = n, displayRunes(src.Line(n))
+		c.n, c.rs = n, displayRunes(maskSecrets(src.Line(n), c.secrets))
 		c.wide = tooWide(c.rs)
 	}
 	return c.rs, c.wide, true
+}
+
+// secretsByFile collects the credentials findings are about (secret-literal),
+// by file: a line that holds one is never printed as it is, whichever
+// finding shows it.
+func secretsByFile(findings []lint.Finding) map[string][]string {
+	var out map[string][]string
+	for _, f := range findings {
+		if f.Secret == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[f.File] = append(out[f.File], f.Secret)
+	}
+	for _, list := range out {
+		sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	}
+	return out
+}
+
+// maskSecrets replaces every occurrence of a secret in line by its first
+// four characters and asterisks, as the finding's message shows it, keeping
+// the character count so that the carets stay under their columns.
+func maskSecrets(line string, secrets []string) string {
+	// secrets come longest first (see secretsByFile): one that contains
+	// another is masked whole
+	for _, s := range secrets {
+		if !strings.Contains(line, s) {
+			continue
+		}
+		rs := []rune(s)
+		keep := min(4, len(rs)/2)
+		line = strings.ReplaceAll(line, s, string(rs[:keep])+strings.Repeat("*", len(rs)-keep))
+	}
+	return line
 }
 
 // writeExcerpt prints the finding's source line with a gutter and a caret
