@@ -441,6 +441,9 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 		method = http.MethodGet
 	}
 
+	if err := httpUnknownPlaceholders(t); err != nil {
+		return nil, err
+	}
 	t.Where = "entry.url"
 	rawURL, query, err := httpExpandURL(t, e.URL)
 	if err != nil {
@@ -537,6 +540,46 @@ func httpMethodHasBody(method string) bool {
 		return false
 	}
 	return true
+}
+
+// httpUnknownPlaceholders refuses a {name} in the url, a query pair or a
+// header that names no parameter (declared or given): it would be sent as
+// written, a request to /weather/{town} when the parameter is city.
+func httpUnknownPlaceholders(t *Template) error {
+	e := t.Call.Tool.Entry
+	check := func(where, text string) error {
+		for _, ref := range tmpl.Params(text) {
+			if t.isParam(ref.Name) {
+				continue
+			}
+			hint := fmt.Sprintf("declare a parameter %q or remove the placeholder", ref.Name)
+			if s := spec.Suggest(ref.Name, inputProps(t.Call.Tool).Keys()); s != "" {
+				hint = fmt.Sprintf("did you mean {%s}?", s)
+			}
+			return Errorf(ToolExecutionError, "%s: {%s} names no parameter of the tool, so it would be sent as written; %s", where, ref.Name, hint)
+		}
+		return nil
+	}
+	if err := check("entry.url", e.URL); err != nil {
+		return err
+	}
+	for _, section := range []struct {
+		field string
+		m     *spec.Map
+	}{{"query", e.Query}, {"headers", e.Headers}} {
+		for i := range section.m.Len() {
+			name, v := section.m.At(i)
+			if err := check("entry."+section.field+"."+name, name); err != nil {
+				return err
+			}
+			if s, ok := v.(string); ok {
+				if err := check("entry."+section.field+"."+name, s); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // httpExpandURL expands the url template part by part, split on the

@@ -354,7 +354,7 @@ name: find_files
 description: Finds files.
 entry:
   type: http
-  url: "{{URL}}/users/{user}/files/{id}?name={name}&opt={opt}&lit={notaparam}"
+  url: "{{URL}}/users/{user}/files/{id}?name={name}&opt={opt}"
   headers:
     X-User: "user {user}"
     X-Opt: "{opt}"
@@ -384,9 +384,9 @@ func TestHTTPPlaceholders(t *testing.T) {
 	if want := "/users/a%2Fb%20c/files/7"; echo.path != want {
 		t.Errorf("path = %s, want %s (path-escaped)", echo.path, want)
 	}
-	// opt is absent: its pair is dropped, not sent empty; {notaparam} is
-	// literal text; leftovers (limit, flag) follow in schema order
-	want := "name=x%26y%3Dz+%C3%A9&lit={notaparam}&tag=t1&tag=t+2&fixed=yes+please&limit=5&flag=true"
+	// opt is absent: its pair is dropped, not sent empty; leftovers
+	// (limit, flag) follow in schema order
+	want := "name=x%26y%3Dz+%C3%A9&tag=t1&tag=t+2&fixed=yes+please&limit=5&flag=true"
 	if echo.query != want {
 		t.Errorf("query = %s\nwant    %s", echo.query, want)
 	}
@@ -563,5 +563,49 @@ bind:
 	_, err := htExec(t, htCall(t, tool, `{"base": "ftp://example.com"}`, nil))
 	if e := htError(t, err, ToolExecutionError); !strings.Contains(e.Message, "not an absolute http or https URL") {
 		t.Errorf("message %q", e.Message)
+	}
+}
+
+// A {name} in the url, a query pair or a header that names no parameter is
+// refused, with a did-you-mean, rather than sent as written (issue 14).
+func TestHTTPUnknownPlaceholder(t *testing.T) {
+	echo := newHTEcho(t)
+	for _, c := range []struct{ entry, want string }{
+		{`url: "{{URL}}/weather/{town}"`, `entry.url: {town} names no parameter of the tool, so it would be sent as written; declare a parameter "town" or remove the placeholder`},
+		{`url: "{{URL}}/weather/{cty}"`, `entry.url: {cty} names no parameter of the tool, so it would be sent as written; did you mean {city}?`},
+		{"url: \"{{URL}}/w\"\n  query: {q: \"{citty}\"}", `entry.query.q: {citty} names no parameter`},
+		{"url: \"{{URL}}/w\"\n  headers: {X-City: \"c-{town}\"}", `entry.headers.X-City: {town} names no parameter`},
+	} {
+		tool := htTool(t, echo.srv.URL, `
+name: weather
+description: Weather.
+entry:
+  type: http
+  `+c.entry+`
+parameters:
+  type: object
+  properties:
+    city: {type: string}
+`)
+		_, err := htExec(t, htCall(t, tool, `{"city": "Oslo"}`, nil))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.entry, err, c.want)
+		}
+	}
+	if n := echo.count.Load(); n != 0 {
+		t.Errorf("%d requests were sent", n)
+	}
+	// A value given for an undeclared name (an open schema) still fills it.
+	tool := htTool(t, echo.srv.URL, `
+name: open
+description: Open.
+entry:
+  type: http
+  url: "{{URL}}/weather/{town}"
+parameters:
+  type: object
+`)
+	if _, err := htExec(t, htCall(t, tool, `{"town": "Oslo"}`, nil)); err != nil {
+		t.Errorf("open schema with the value given: %v", err)
 	}
 }
