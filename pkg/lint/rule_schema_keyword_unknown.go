@@ -41,7 +41,7 @@ Good:
 			checkSchemaKeywords(r, t, "/input_schema", t.InputSchema, t.InputFromList())
 		}
 		if t.OutputSchema != nil {
-			checkSchemaKeywords(r, t, "/output_schema", t.OutputSchema, false)
+			checkSchemaKeywords(r, t, "/output_schema", t.OutputSchema, t.OutputFromFields())
 		}
 	},
 })
@@ -59,10 +59,12 @@ var (
 )
 
 // checkSchemaKeywords reports the unknown keys of schema (at canonical
-// pointer base) and of every subschema. fromList marks the input schema
-// the Feagent list form built: its parameters' own keys are field-unknown's
-// (spec records them), their subschemas are checked here.
-func checkSchemaKeywords(r *Reporter, t *spec.Tool, base string, schema *spec.Map, fromList bool) {
+// pointer base) and of every subschema. converted marks a schema built
+// from a Feagent form, whose root toolctl wrote: the input from the list
+// form (its parameters' own keys are field-unknown's, spec records them;
+// their subschemas are checked here) or the output from a returns map of
+// fields (each field's schema is checked).
+func checkSchemaKeywords(r *Reporter, t *spec.Tool, base string, schema *spec.Map, converted bool) {
 	draft, keywords := spec.SchemaDraft(schema)
 	known := make(map[string]bool, len(keywords)+len(spec.AnnotationKeywords))
 	for _, k := range keywords {
@@ -72,15 +74,39 @@ func checkSchemaKeywords(r *Reporter, t *spec.Tool, base string, schema *spec.Ma
 		known[k] = true
 	}
 	w := keywordWalk{r: r, t: t, base: base, draft: draft, keywords: keywords, known: known}
-	if !fromList {
+	if !converted {
 		w.schema(schema, "", 0)
 		return
 	}
 	props, _ := schema.GetMap("properties")
+	if base == "/output_schema" {
+		w.fields(props)
+		return
+	}
 	for i := range props.Len() {
 		name, v := props.At(i)
 		if m, ok := v.(*spec.Map); ok {
 			w.children(m, "/properties/"+escape(name), 1)
+		}
+	}
+}
+
+// fields checks the fields of a returns map. A JSON Schema with a
+// misspelt keyword is read as such a map, since not every key is a
+// keyword: {type: object, proprties: {...}} has the fields "type" and
+// "proprties". When there is a field named type, a field named like a
+// keyword is that misspelling, and reported as such.
+func (w *keywordWalk) fields(props *spec.Map) {
+	schemaLike := props.Has("type")
+	for i := range props.Len() {
+		name, v := props.At(i)
+		ptr := "/properties/" + escape(name)
+		if s := suggestKeyword(name, w.keywords); schemaLike && s != "" && !w.known[name] {
+			w.r.ReportKey(w.t, w.base+ptr, "returns is read as a map of returned fields, not as a JSON Schema, because %q is no keyword; did you mean %q?", name, s)
+			continue
+		}
+		if m, ok := v.(*spec.Map); ok {
+			w.schema(m, ptr, 1)
 		}
 	}
 }

@@ -125,6 +125,11 @@ func IsParamItemKey(key string) bool { return paramItemKeys[key] || IsSchemaExte
 // list form of parameters (its properties are the list's items).
 func (t *Tool) InputFromList() bool { return t.layout.inputList }
 
+// OutputFromFields tells whether the output schema was built from
+// Feagent's returns map of fields ({field: type}): its properties are the
+// fields.
+func (t *Tool) OutputFromFields() bool { return t.layout.outputFields }
+
 // returns reads Feagent's returns: a JSON Schema, the short form
 // {field: type} or the long form {field: {type, description}}. It reports
 // whether the field-map forms were used.
