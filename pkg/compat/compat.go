@@ -62,7 +62,9 @@ func NameProblems(target, name string) []Problem {
 			return []Problem{{Rule: rule, Message: "the name is empty; " + nr.fix, Warning: nr.advisory}}
 		}
 		msg := fmt.Sprintf("name %q is not valid for %s: it %s; %s", name, nr.provider, nr.problem(name), nr.fix)
-		if s := nr.suggest(name); s != "" {
+		// A suggestion that dropped letters without an ASCII spelling
+		// would not say what the tool is: none then.
+		if s, exact := nr.suggest(name); s != "" && exact {
 			msg += fmt.Sprintf(", e.g. %q", s)
 		}
 		return []Problem{{Rule: rule, Message: msg, Warning: nr.advisory}}
@@ -76,8 +78,9 @@ func NameProblems(target, name string) []Problem {
 }
 
 // MapName returns a name valid for target: name itself when it is valid
-// already, otherwise name with forbidden characters turned into _ (runs of
-// _ collapsed, _ trimmed at the ends), "tool_" put first when the first
+// already, otherwise name with Latin letters with diacritics
+// transliterated (café is cafe) and other forbidden characters turned into
+// _ (runs of _ collapsed, _ trimmed at the ends), "tool_" put first when the first
 // character is not allowed, and cut to the maximum length; "tool" when
 // nothing usable is left. "math.factorial" becomes "math_factorial" for
 // OpenAI and Anthropic. Different names may map to the same one: finding
@@ -87,7 +90,7 @@ func MapName(target, name string) string {
 	if !ok || nr.valid(name) {
 		return name
 	}
-	if s := nr.suggest(name); s != "" {
+	if s, _ := nr.suggest(name); s != "" {
 		return s
 	}
 	return "tool"

@@ -113,6 +113,9 @@ func TestMapNameAndMessages(t *testing.T) {
 		{MCP, "math.factorial", "math.factorial", ""},
 		{Anthropic, "/// ", "tool", `contains "/"`},
 		{Anthropic, "", "tool", ""},
+		{OpenAI, "café_lookup", "cafe_lookup", `contains "é"`},
+		{Anthropic, "Straße", "Strasse", `contains "ß"`},
+		{OpenAI, "查询天气", "tool", `contains "查"`},
 		{"bfcl", "math.factorial", "math.factorial", ""},
 	} {
 		if got := MapName(c.target, c.in); got != c.mapped {
@@ -132,6 +135,9 @@ func TestMapNameAndMessages(t *testing.T) {
 		// The message suggests what MapName gives, when something usable is left.
 		if c.mapped != "tool" && !strings.HasSuffix(ps[0].Message, ", e.g. \""+c.mapped+"\"") {
 			t.Errorf("%s: NameProblems(%q) message %q does not suggest %q", c.target, c.in, ps[0].Message, c.mapped)
+		}
+		if c.mapped == "tool" && strings.Contains(ps[0].Message, "e.g.") {
+			t.Errorf("%s: NameProblems(%q) message %q suggests a name that no longer says what the tool is", c.target, c.in, ps[0].Message)
 		}
 	}
 }
