@@ -135,34 +135,41 @@ func (w *keywordWalk) schema(s *spec.Map, ptr string, depth int) {
 	w.children(s, ptr, depth)
 }
 
-// children walks the subschemas of s.
+// children walks the subschemas of s that the draft's keywords hold.
 func (w *keywordWalk) children(s *spec.Map, ptr string, depth int) {
+	eachSubschema(s, ptr, func(kw string, sub *spec.Map, subPtr string) {
+		if w.known[kw] {
+			w.schema(sub, subPtr, depth+1)
+		}
+	})
+}
+
+// eachSubschema calls f for every subschema s holds directly, with the
+// keyword that holds it and its pointer (ptr is s's). The names under
+// properties, $defs, ... are names; dependencies holds schemas and lists
+// of names (the dependentRequired form), only the schemas are visited.
+func eachSubschema(s *spec.Map, ptr string, f func(kw string, sub *spec.Map, subPtr string)) {
 	for i := range s.Len() {
 		k, v := s.At(i)
 		kp := ptr + "/" + escape(k)
-		if !w.known[k] {
-			continue // not a keyword: its value is no schema
-		}
 		switch x := v.(type) {
 		case *spec.Map:
 			switch {
 			case slices.Contains(schemaMapKws, k):
 				for j := range x.Len() {
 					name, sv := x.At(j)
-					// dependencies: a list of names is the
-					// dependentRequired form, a schema the other.
 					if sm, ok := sv.(*spec.Map); ok {
-						w.schema(sm, kp+"/"+escape(name), depth+1)
+						f(k, sm, kp+"/"+escape(name))
 					}
 				}
 			case slices.Contains(schemaOneKws, k):
-				w.schema(x, kp, depth+1)
+				f(k, x, kp)
 			}
 		case []any:
 			if slices.Contains(schemaListKws, k) {
 				for j, e := range x {
 					if sm, ok := e.(*spec.Map); ok {
-						w.schema(sm, kp+"/"+strconv.Itoa(j), depth+1)
+						f(k, sm, kp+"/"+strconv.Itoa(j))
 					}
 				}
 			}
