@@ -62,7 +62,9 @@ func NameProblems(target, name string) []Problem {
 			return []Problem{{Rule: rule, Message: "the name is empty; " + nr.fix, Warning: nr.advisory}}
 		}
 		msg := fmt.Sprintf("name %q is not valid for %s: it %s; %s", name, nr.provider, nr.problem(name), nr.fix)
-		if s := nr.suggest(name); s != "" {
+		// A suggestion that dropped letters without an ASCII spelling
+		// would not say what the tool is: none then.
+		if s, exact := nr.suggest(name); s != "" && exact {
 			msg += fmt.Sprintf(", e.g. %q", s)
 		}
 		return []Problem{{Rule: rule, Message: msg, Warning: nr.advisory}}
@@ -76,8 +78,9 @@ func NameProblems(target, name string) []Problem {
 }
 
 // MapName returns a name valid for target: name itself when it is valid
-// already, otherwise name with forbidden characters turned into _ (runs of
-// _ collapsed, _ trimmed at the ends), "tool_" put first when the first
+// already, otherwise name with Latin letters with diacritics
+// transliterated (café is cafe) and other forbidden characters turned into
+// _ (runs of _ collapsed, _ trimmed at the ends), "tool_" put first when the first
 // character is not allowed, and cut to the maximum length; "tool" when
 // nothing usable is left. "math.factorial" becomes "math_factorial" for
 // OpenAI and Anthropic. Different names may map to the same one: finding
@@ -87,7 +90,7 @@ func MapName(target, name string) string {
 	if !ok || nr.valid(name) {
 		return name
 	}
-	if s := nr.suggest(name); s != "" {
+	if s, _ := nr.suggest(name); s != "" {
 		return s
 	}
 	return "tool"
@@ -127,10 +130,41 @@ func (c *collector) at(ptr, format string, args ...any) { c.add(ptr, false, form
 // atKey adds a problem at the key of ptr.
 func (c *collector) atKey(ptr, format string, args ...any) { c.add(ptr, true, format, args) }
 
+// warn adds an advisory problem at the value of ptr (the provider takes
+// the schema).
+func (c *collector) warn(ptr, format string, args ...any) {
+	c.add(ptr, false, format, args)
+	c.out[len(c.out)-1].Warning = true
+}
+
 func (c *collector) add(ptr string, key bool, format string, args []any) {
 	msg := format
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)
 	}
 	c.out = append(c.out, Problem{Rule: c.rule, Pointer: ptr, Message: msg, Warning: c.warning, Key: key})
+}
+
+// MCPOutputSchemaProblem reports an output schema MCP cannot carry (rule
+// mcp-output-schema): "outputSchema: An optional JSON Schema object
+// defining the structure of the tool's output returned in the
+// structuredContent field", and structuredContent is a JSON object, so the
+// schema's type must be object
+// (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema).
+// The pointer is relative to the output schema. Advisory: export --format
+// mcp leaves such a schema out.
+func MCPOutputSchemaProblem(schema *spec.Map) (Problem, bool) {
+	if schema == nil {
+		return Problem{}, false
+	}
+	typ, _ := schema.GetString("type")
+	if typ == "object" {
+		return Problem{}, false
+	}
+	what := "has no type"
+	if v, ok := schema.Get("type"); ok {
+		what = "has type " + valueText(v)
+	}
+	return Problem{Rule: "mcp-output-schema", Pointer: "/type", Warning: true,
+		Message: fmt.Sprintf("the output schema %s; MCP's outputSchema must have type object (structuredContent is a JSON object), so export --format mcp leaves it out: wrap the result in an object", what)}, true
 }

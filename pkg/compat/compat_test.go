@@ -113,6 +113,9 @@ func TestMapNameAndMessages(t *testing.T) {
 		{MCP, "math.factorial", "math.factorial", ""},
 		{Anthropic, "/// ", "tool", `contains "/"`},
 		{Anthropic, "", "tool", ""},
+		{OpenAI, "café_lookup", "cafe_lookup", `contains "é"`},
+		{Anthropic, "Straße", "Strasse", `contains "ß"`},
+		{OpenAI, "查询天气", "tool", `contains "查"`},
 		{"bfcl", "math.factorial", "math.factorial", ""},
 	} {
 		if got := MapName(c.target, c.in); got != c.mapped {
@@ -132,6 +135,9 @@ func TestMapNameAndMessages(t *testing.T) {
 		// The message suggests what MapName gives, when something usable is left.
 		if c.mapped != "tool" && !strings.HasSuffix(ps[0].Message, ", e.g. \""+c.mapped+"\"") {
 			t.Errorf("%s: NameProblems(%q) message %q does not suggest %q", c.target, c.in, ps[0].Message, c.mapped)
+		}
+		if c.mapped == "tool" && strings.Contains(ps[0].Message, "e.g.") {
+			t.Errorf("%s: NameProblems(%q) message %q suggests a name that no longer says what the tool is", c.target, c.in, ps[0].Message)
 		}
 	}
 }
@@ -278,7 +284,7 @@ func TestSchemaProblems(t *testing.T) {
 		want                 []want
 	}{
 		{"openai clean", OpenAI, `{"type": "object", "properties": {"q": {"type": "string", "format": "email", "default": "a"}, "n": {"type": "integer", "minimum": 1},
-			"o": {"type": "object", "properties": {}}, "one": {"allOf": [{"type": "string"}]}, ` + token + `}}`, nil},
+			"o": {"type": "object", "properties": {"k": {"type": "string"}}}, "one": {"allOf": [{"type": "string"}]}, ` + token + `}}`, nil},
 		{"openai keywords", OpenAI, `{"type": "object", "anyOf": [{"required": ["a"]}],
 			"properties": {"a": {"type": "string", "format": "uri"}, "b": {"allOf": [{"type": "string"}, {"minLength": 1}]},
 			"c": {"type": "object", "additionalProperties": {"type": "string"}}, "d": {"if": {}, "then": {}}, ` + token + `},
@@ -449,7 +455,7 @@ func TestStrictSharedChecks(t *testing.T) {
 		name, target, schema string
 		want                 []want
 	}{
-		{"implied types", OpenAI, `{"properties": {"e": {"enum": ["a", 1]}, "c": {"const": true}, "o": {"properties": {}},
+		{"implied types", OpenAI, `{"properties": {"e": {"enum": ["a", 1]}, "c": {"const": true}, "o": {"properties": {"k": {"type": "string"}}},
 			"l": {"items": {"type": "string"}}, "k": {"oneOf": [{"enum": ["a"]}, {"properties": {"x": {"type": "string"}}}]}}}`, nil},
 		{"no type", OpenAI, `{"properties": {"any": {"description": "Anything."}, "obj": {"const": {"a": 1}},
 			"m": {"description": "M.", "allOf": [{"title": "inner"}]}, "r": {"$ref": "#/$defs/d", "title": "R"}, "r2": {"$ref": "#/$defs/d"}},
@@ -532,5 +538,41 @@ func TestMerge(t *testing.T) {
 	wantMoves := []string{"$ref<-/allOf/0/$ref true", "title<-/allOf/0/title true", "type<-/$defs/x/type false", "allOf<-/$defs/x/allOf false", "required<-/allOf/0/required true"}
 	if !reflect.DeepEqual(moves, wantMoves) {
 		t.Errorf("moves %v, want %v", moves, wantMoves)
+	}
+}
+
+// An object that declares no keys and allows no others can only be {} in
+// strict mode: advisory for both providers (export --strict warns), the
+// same on the source (lint) and on export's output.
+func TestFreeFormObjects(t *testing.T) {
+	src := `{"type": "object", "properties": {
+	  "a": {"type": "object", "description": "A."},
+	  "b": {"type": "object", "properties": {}, "additionalProperties": false},
+	  "c": {"type": "object", "additionalProperties": {"type": "string"}},
+	  "d": {"type": "object", "patternProperties": {"^x": {"type": "string"}}},
+	  "e": {"type": "object", "properties": {"k": {"type": "string"}}},
+	  "f": {"allOf": [{"type": "object", "properties": {"k": {"type": "string"}}}]},
+	  "g": {"type": "array", "items": {"type": "object"}},
+	  "h": {"properties": {}},
+	  "token": {"type": "object"}},
+	  "$defs": {"x": {"type": "object"}}}`
+	for _, target := range []string{OpenAI, Anthropic} {
+		var got []string
+		for _, p := range SchemaProblems(target, schema(t, src), map[string]bool{"token": true}) {
+			if strings.Contains(p.Message, "is an object without properties") {
+				if !p.Warning || p.Key || p.Rule != target+"-strict-schema" {
+					t.Errorf("%s: %+v, want a warning of %s-strict-schema at the value", target, p, target)
+				}
+				got = append(got, p.Pointer+" "+strings.SplitN(p.Message, " is ", 2)[0])
+			}
+		}
+		want := []string{`/properties/a parameter "a"`, `/properties/b parameter "b"`, `/properties/g/items parameter "g[]"`, `/properties/h parameter "h"`, `/$defs/x definition "x"`}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") {
+			t.Errorf("%s: free-form objects\n got %q\nwant %q", target, got, want)
+		}
+	}
+	// The root is the tool's input: without parameters it is no problem.
+	if ps := SchemaProblems(OpenAI, schema(t, `{"type": "object"}`), nil); len(ps) != 0 {
+		t.Errorf("an empty root: %+v", ps)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // Tool-name rules of the providers. Each is checked by hand rather than by
@@ -90,10 +92,14 @@ func (nr nameRule) valid(name string) bool {
 	return n >= 1 && n <= nr.max
 }
 
-// suggest returns a name that follows the rule: other characters become _,
-// runs of _ collapse, the length is cut to the maximum. It returns "" when
-// nothing usable is left.
-func (nr nameRule) suggest(name string) string {
+// suggest returns a name that follows the rule: Latin letters with
+// diacritics are transliterated (é is e, ß is ss), other characters become
+// _, runs of _ collapse, the length is cut to the maximum. It returns ""
+// when nothing usable is left; exact is false when letters or digits
+// without an ASCII spelling (查询, поиск) were dropped, so that the result
+// is a valid name but no longer says what the tool is.
+func (nr nameRule) suggest(name string) (_ string, exact bool) {
+	name, exact = spec.Transliterate(name)
 	var b strings.Builder
 	for _, r := range name {
 		if !nr.allowed(r) {
@@ -106,7 +112,7 @@ func (nr nameRule) suggest(name string) string {
 	}
 	out := strings.Trim(b.String(), "_")
 	if out == "" {
-		return ""
+		return "", exact
 	}
 	if first, _ := utf8.DecodeRuneInString(out); nr.first != nil && !nr.first(first) {
 		out = "tool_" + out
@@ -114,7 +120,7 @@ func (nr nameRule) suggest(name string) string {
 	if len(out) > nr.max { // ASCII only by now
 		out = strings.TrimRight(out[:nr.max], "_")
 	}
-	return out
+	return out, exact
 }
 
 // problem says what is wrong with name, e.g. `contains " "` or "is 70

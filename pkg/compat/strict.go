@@ -44,6 +44,9 @@ func strictNode(c *collector, provider string, n *node, root *spec.Map) {
 	if provider == "OpenAI" {
 		checkItems(c, n, root)
 	}
+	if !n.merged && n.name != "" && freeForm(merged(n.schema, root)) {
+		c.warn(n.ptr, "%s is an object without properties; in strict mode it can only be {}: declare its keys as properties, or set strict: false on the tool", n.label())
+	}
 	v, ok := n.schema.Get("oneOf")
 	if !ok {
 		return
@@ -55,6 +58,25 @@ func strictNode(c *collector, provider string, n *node, root *spec.Map) {
 	case n.schema.Has("anyOf"):
 		c.atKey(ptr, "%s uses both oneOf and anyOf; %s strict mode supports only anyOf: combine them into one anyOf", n.label(), provider)
 	}
+}
+
+// freeForm tells whether a schema is an object that declares no keys and
+// allows no others (additionalProperties unset, which export --strict
+// makes false, or false) and no patternProperties: strict mode then
+// accepts only {} for it, so the free-form data it was meant for cannot
+// be passed. An advisory problem: the provider takes the schema.
+func freeForm(s *spec.Map) bool {
+	if !slices.Contains(types(s), "object") || s.Has("patternProperties") {
+		return false
+	}
+	if v, ok := s.Get("properties"); ok {
+		props, isMap := v.(*spec.Map)
+		if !isMap || props.Len() > 0 {
+			return false
+		}
+	}
+	ap, ok := s.Get("additionalProperties")
+	return !ok || isFalse(ap)
 }
 
 // openAIRefusedBranch tells whether a node is reached through a keyword

@@ -48,7 +48,7 @@ func AnthropicTool(t *spec.Tool, strict bool) (*spec.Map, []Warning, error) {
 // which tools are sent together, so they warn.
 func anthropicSetWarnings(items []Item) []Warning {
 	var strict []compat.StrictTool
-	var names []string
+	var tools []*spec.Tool
 	for _, it := range items {
 		m, ok := it.Value.(*spec.Map)
 		if !ok {
@@ -59,11 +59,19 @@ func anthropicSetWarnings(items []Item) []Warning {
 		}
 		schema, _ := m.GetMap("input_schema")
 		strict = append(strict, compat.StrictTool{Name: it.Name, Schema: schema})
-		names = append(names, it.Tool.Name)
+		tools = append(tools, it.Tool)
 	}
 	var ws []Warning
 	for _, p := range compat.AnthropicStrictLimits(strict) {
-		ws = append(ws, Warning{Tool: names[p.Tool], Message: p.Message + " (sent together in one request, Anthropic refuses them)"})
+		// The schema counted is the exported one: a parameter's pointer
+		// is its source pointer (Anthropic's transform moves none).
+		place := Place{Pointer: "/input_schema" + p.Pointer, Key: p.Key}
+		if p.Whole {
+			place = Place{Pointer: "/name"}
+		}
+		t := tools[p.Tool]
+		ws = append(ws, Warning{Tool: t.Name, Message: p.Message + " (sent together in one request, Anthropic refuses them)",
+			Rule: p.Rule, Source: t, Places: []Place{place}})
 	}
 	return ws
 }

@@ -114,6 +114,19 @@ type Warning struct {
 	// Tool is the tool's source name; "" for a warning about the whole set.
 	Tool    string
 	Message string
+	// Rule is the lint rule (toolctl lint --target ...) that reports the
+	// same thing, at Places of Source; "" for a note that is no problem of
+	// the tool (it opts out of strict mode).
+	Rule   string
+	Source *spec.Tool
+	Places []Place
+}
+
+// Place is where in its tool a warning applies: a canonical pointer
+// (Tool.Span gives the position) and whether lint points at the key there.
+type Place struct {
+	Pointer string
+	Key     bool
 }
 
 func (w Warning) String() string {
@@ -255,18 +268,23 @@ func exportName(t *spec.Tool, opts Options) (string, []Warning) {
 	}
 	var ws []Warning
 	mapped := false
+	rule := ""
 	for _, p := range compat.NameProblems(target, t.Name) {
+		if t.Name == "" {
+			p.Rule = "name-required" // lint's finding for an empty name
+		}
 		if p.Warning {
-			ws = append(ws, Warning{Tool: t.Name, Message: p.Message})
+			ws = append(ws, problemWarning(t, p, "/name"+p.Pointer))
 			continue
 		}
-		mapped = true
+		mapped, rule = true, p.Rule
 	}
 	if !mapped {
 		return t.Name, ws
 	}
 	name := compat.MapName(target, t.Name)
-	ws = append(ws, Warning{Tool: t.Name, Message: fmt.Sprintf("renamed for %s: %s → %s (%s)", providerName(opts.Format), t.Name, name, nameRule(target))})
+	ws = append(ws, Warning{Tool: t.Name, Message: fmt.Sprintf("renamed for %s: %s → %s (%s)", providerName(opts.Format), t.Name, name, nameRule(target)),
+		Rule: rule, Source: t, Places: []Place{{Pointer: "/name"}}})
 	return name, ws
 }
 
@@ -485,7 +503,9 @@ func setWarnings(items []Item, opts Options) []Warning {
 	switch opts.Format {
 	case OpenAI, OpenAIResponses:
 		if len(items) > compat.OpenAIMaxTools {
-			ws = append(ws, Warning{Message: fmt.Sprintf("%d tools in one export; OpenAI accepts at most %d tools in one request: split the set, or send a subset per request", len(items), compat.OpenAIMaxTools)})
+			first := items[compat.OpenAIMaxTools].Tool
+			ws = append(ws, Warning{Message: fmt.Sprintf("%d tools in one export; OpenAI accepts at most %d tools in one request: split the set, or send a subset per request", len(items), compat.OpenAIMaxTools),
+				Rule: "openai-tool-count", Source: first, Places: []Place{{Pointer: "/name"}}})
 		}
 	case Anthropic:
 		ws = append(ws, anthropicSetWarnings(items)...)

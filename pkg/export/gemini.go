@@ -24,8 +24,9 @@ func geminiTool(t *spec.Tool, name string, legacy bool) (any, []Warning) {
 	m.Set("name", name)
 	// "description: Required. A brief description of the function."
 	m.Set("description", t.Description)
-	if t.Description == "" {
-		ws = append(ws, Warning{Tool: t.Name, Message: "has no description, which Gemini requires; add one"})
+	if strings.TrimSpace(t.Description) == "" {
+		ws = append(ws, Warning{Tool: t.Name, Message: "has no description, which Gemini requires; add one",
+			Rule: "description-required", Source: t, Places: []Place{{Pointer: "/description"}}})
 	}
 	s := InputSchema(t)
 	if noParameters(s) {
@@ -34,7 +35,7 @@ func geminiTool(t *spec.Tool, name string, legacy bool) (any, []Warning) {
 	if !legacy {
 		// Gemini ignores some keywords; compat says which (advisory).
 		for _, p := range compat.SchemaProblems(compat.Gemini, s, nil) {
-			ws = append(ws, Warning{Tool: t.Name, Message: p.Message})
+			ws = append(ws, problemWarning(t, p, "/input_schema"+p.Pointer))
 		}
 		m.Set("parametersJsonSchema", s)
 		return m, ws

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -25,10 +26,11 @@ func mcpTool(t *spec.Tool, name string) (any, []Warning) {
 		// "outputSchema: An optional JSON Schema object defining the
 		// structure of the tool's output returned in the structuredContent
 		// field", typed object like inputSchema.
-		if typ, _ := t.OutputSchema.GetString("type"); typ == "object" {
+		if p, bad := compat.MCPOutputSchemaProblem(t.OutputSchema); !bad {
 			m.Set("outputSchema", t.OutputSchema.Clone())
 		} else {
-			ws = append(ws, Warning{Tool: t.Name, Message: "output schema left out: MCP's outputSchema must have type object (structuredContent is a JSON object); wrap the result in an object to export it"})
+			ws = append(ws, Warning{Tool: t.Name, Message: "output schema left out: MCP's outputSchema must have type object (structuredContent is a JSON object); wrap the result in an object to export it",
+				Rule: p.Rule, Source: t, Places: []Place{{Pointer: "/output_schema" + p.Pointer}}})
 		}
 	}
 	if a := t.Annotations; a != nil {

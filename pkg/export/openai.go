@@ -75,14 +75,14 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 	var ws []Warning
 	if t.Strict != nil {
 		if opts.Strict && !*t.Strict {
-			ws = append(ws, Warning{Tool: t.Name, Message: "exported without strict mode: the tool sets strict: false"})
+			ws = append(ws, Warning{Tool: t.Name, Message: "exported without strict mode: the tool sets strict: false", Source: t})
 		}
 		strict, fromFile = *t.Strict, *t.Strict && !opts.Strict
 	}
 	if !strict {
 		if kind == strictOpenAI {
 			for _, p := range compat.ArraysWithoutItems(s, nil) {
-				ws = append(ws, Warning{Tool: t.Name, Message: p.Message})
+				ws = append(ws, problemWarning(t, p, "/input_schema"+p.Pointer))
 			}
 		}
 		return s, false, ws, nil
@@ -98,13 +98,18 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 	seen := map[string]int{}
 	var ps []Problem
 	var fromCopy []bool
+	var advisories []Warning
+	warned := map[string]bool{}
 	for _, p := range compat.SchemaProblems(target, out, nil) {
-		if p.Warning {
-			ws = append(ws, Warning{Tool: t.Name, Message: p.Message})
-			continue
-		}
 		src, copied := tr.sourcePointer(p.Pointer)
 		ptr := "/input_schema" + src
+		if p.Warning {
+			if !warned[ptr+"\x00"+p.Message] {
+				warned[ptr+"\x00"+p.Message] = true
+				advisories = append(advisories, problemWarning(t, p, ptr))
+			}
+			continue
+		}
 		msg := p.Message
 		if fromFile {
 			msg += " (strict mode because the tool sets strict: true)"
@@ -122,15 +127,19 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 	}
 	if len(ps) > 0 {
 		sortProblems(t, ps)
-		return nil, true, ws, ps
+		return nil, true, append(ws, advisories...), ps
 	}
 	if len(tr.moved) > 0 {
-		ws = append(ws, Warning{Tool: t.Name, Message: "strict mode cannot enforce " + andList(tr.moved) + "; moved into the description"})
+		ws = append(ws, Warning{Tool: t.Name, Message: "strict mode cannot enforce " + andList(tr.moved) + "; moved into the description",
+			Rule: target + "-strict-schema", Source: t, Places: tr.movedAt})
 	}
-	for _, name := range tr.freeForm {
-		ws = append(ws, Warning{Tool: t.Name, Message: "parameter \"" + name + "\" is an object without properties; in strict mode it can only be {}: declare its keys as properties, or set strict: false on the tool"})
-	}
-	return out, true, ws, nil
+	return out, true, append(ws, advisories...), nil
+}
+
+// problemWarning is an advisory compat problem as an export warning, at
+// ptr (canonical) of t.
+func problemWarning(t *spec.Tool, p compat.Problem, ptr string) Warning {
+	return Warning{Tool: t.Name, Message: p.Message, Rule: p.Rule, Source: t, Places: []Place{{Pointer: ptr, Key: p.Key}}}
 }
 
 // sortProblems puts a tool's problems in source order, so that those of

@@ -6,22 +6,29 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-// TestLintParity checks that toolctl lint --target openai|anthropic reports
-// exactly what toolctl export --format openai|anthropic --strict refuses:
-// both commands' own code paths (lint.Run with the provider pack, Build per
-// tool) run on the same loaded files, and their findings are compared as
-// the user sees them: file, line, column and rule (export's pointers are
-// placed by the same spec.Tool spans lint uses). Export's refusals must all
-// be lint findings; a lint finding export does not refuse must be one of
-// the intentional differences below.
+// TestLintParity checks that toolctl lint --target T reports exactly what
+// toolctl export --format T says about a tool, warnings included: for
+// openai and anthropic what export --strict refuses and what it warns
+// about, for gemini and mcp what export warns about. Both commands' own
+// code paths (lint.Run with the provider pack, the export of each tool)
+// run on the same loaded files, and their findings are compared as the
+// user sees them: file, line, column and rule (export's pointers are placed
+// by the same spec.Tool spans lint uses; a warning names its lint rule and
+// places). Every refusal and every warning of export must be a lint
+// finding, and every lint finding of the provider's rules one of export's,
+// or one of the intentional differences below. Set-wide limits (the tool
+// count, Anthropic's strict limits) are compared on an export of the whole
+// set when export takes every tool, and on a set made to pass them.
 func TestLintParity(t *testing.T) {
 	sources := []struct {
 		name  string
@@ -31,6 +38,7 @@ func TestLintParity(t *testing.T) {
 		{"export cases", fixed(casesDir)},
 		{"lint fixtures", fixed("../../testdata/lint/err", "../../testdata/lint/ok")},
 		{"transform edge cases", edgeCases},
+		{"set limits", setLimits},
 		{"corpus feagent", corpusPaths("feagent")},
 		{"corpus openakita", corpusPaths("openakita")},
 		{"corpus graph-agent", corpusPaths("graph-agent")},
@@ -45,9 +53,8 @@ func TestLintParity(t *testing.T) {
 				t.Fatal(err)
 			}
 			var report []string
-			for _, target := range []Format{OpenAI, Anthropic} {
-				r := compareStrict(t, set, target)
-				report = append(report, r)
+			for _, format := range []Format{OpenAI, Anthropic, Gemini, MCP} {
+				report = append(report, compareTarget(t, set, format))
 			}
 			t.Logf("%s: %d tools\n  %s", src.name, len(set.Tools()), strings.Join(report, "\n  "))
 		})
@@ -143,37 +150,52 @@ func (f finding) String() string {
 	return fmt.Sprintf("%s:%d:%d [%s]", f.file, f.line, f.col, f.rule)
 }
 
-// The intentional differences: lint findings that export --strict does not
-// refuse, each with its reason.
+// The intentional differences: lint findings that export does not report,
+// each with its reason.
 var parityDifferences = []struct {
 	reason string
-	// match tells whether a lint finding (its message, the tool) is one.
-	match func(msg string, tool *spec.Tool) bool
+	// match tells whether a lint finding (its message, its tool, whether
+	// export refused that tool) is one.
+	match func(msg string, tool *spec.Tool, refused bool) bool
 }{
 	{
-		"a format the provider does not support: export --strict moves it into the description (with a warning)",
-		func(msg string, _ *spec.Tool) bool {
-			return regexp.MustCompile(`has format "[^"]*", which (OpenAI|Anthropic) strict mode does not support`).MatchString(msg)
-		},
-	},
-	{
-		"a numeric, length or array constraint Anthropic cannot enforce: export --strict moves it into the description (minItems above 1 becomes 1 plus the note)",
-		func(msg string, _ *spec.Tool) bool {
-			return regexp.MustCompile(` uses (minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minLength|maxLength|maxItems|uniqueItems|contains|minContains|maxContains), which Anthropic strict mode does not support|has minItems [0-9.eE+-]+; Anthropic strict mode supports only 0 and 1`).MatchString(msg)
-		},
-	},
-	{
-		"an array without items in a tool that sets strict: false: OpenAI refuses it even without strict mode, so lint reports it, but export keeps the tool non-strict and only warns",
-		func(msg string, tool *spec.Tool) bool {
-			return tool.Strict != nil && !*tool.Strict && strings.Contains(msg, "is an array without items")
+		"a format or constraint strict mode cannot enforce, in a tool export --strict refuses for another reason: export moves such keywords into the description (with a warning) only for a tool it exports",
+		func(msg string, _ *spec.Tool, refused bool) bool {
+			return refused && regexp.MustCompile(`has format "[^"]*", which (OpenAI|Anthropic) strict mode does not support| uses (minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minLength|maxLength|maxItems|uniqueItems|contains|minContains|maxContains), which Anthropic strict mode does not support|has minItems [0-9.eE+-]+; Anthropic strict mode supports only 0 and 1`).MatchString(msg)
 		},
 	},
 }
 
-// compareStrict compares the two commands on one loaded set for one
+// parityNotes are export warnings that are no problem of the tool, so no
+// lint rule reports them (Warning.Rule is "").
+var parityNotes = []string{
+	"exported without strict mode: the tool sets strict: false",
+}
+
+// parityRules are the lint rules whose findings export reports for format:
+// the provider pack's, name-required (export renames an empty name), and
+// description-required for Gemini (which requires a description).
+func parityRules(format Format) map[string]bool {
+	out := map[string]bool{"name-required": true}
+	for _, r := range lint.Rules() {
+		if r.Target == string(format) {
+			out[r.ID] = true
+		}
+	}
+	if format == Gemini {
+		out["description-required"] = true
+	}
+	return out
+}
+
+// setRules are the rules that count the whole set.
+var setRules = map[string]bool{"openai-tool-count": true, "anthropic-strict-limits": true}
+
+// compareTarget compares the two commands on one loaded set for one
 // provider and returns a line for the log.
-func compareStrict(t *testing.T, set *spec.Set, format Format) string {
-	rule := string(format) + "-strict-schema"
+func compareTarget(t *testing.T, set *spec.Set, format Format) string {
+	rules := parityRules(format)
+	strict := slices.Contains(StrictFormats, format)
 	bad := map[string]bool{}
 	for _, f := range set.Files {
 		if len(f.Errors) > 0 {
@@ -188,7 +210,7 @@ func compareStrict(t *testing.T, set *spec.Set, format Format) string {
 	lintGot := map[finding]string{}
 	lintTool := map[finding]*spec.Tool{}
 	for _, f := range lint.Run(set, lint.Config{Targets: []string{string(format)}}) {
-		if f.Rule != rule || bad[f.File] {
+		if !rules[f.Rule] || bad[f.File] {
 			continue
 		}
 		k := finding{f.File, f.Span.Start.Line, f.Span.Start.Col, f.Rule}
@@ -197,36 +219,74 @@ func compareStrict(t *testing.T, set *spec.Set, format Format) string {
 	}
 
 	exportGot := map[finding]string{}
-	refusedTools := 0
+	place := func(tool *spec.Tool, ptr string, key bool, rule, msg string) {
+		span := tool.Span(ptr)
+		if key {
+			span = tool.KeySpan(ptr)
+		}
+		exportGot[finding{tool.Path(), span.Start.Line, span.Start.Col, rule}] = fmt.Sprintf("%s (%s)", msg, ptr)
+	}
+	notes := 0
+	warn := func(w Warning) {
+		if w.Rule == "" {
+			if !slices.Contains(parityNotes, w.Message) {
+				t.Errorf("export warns without naming the lint rule that reports it: %s", w)
+			}
+			notes++
+			return
+		}
+		if w.Source == nil || len(w.Places) == 0 {
+			t.Errorf("export warning of %s without a place: %s", w.Rule, w)
+			return
+		}
+		for _, p := range w.Places {
+			place(w.Source, p.Pointer, p.Key, w.Rule, w.Message)
+		}
+	}
+	refused := map[*spec.Tool]bool{}
+	var exported []*spec.Tool
+	warnings := 0
 	for _, tool := range set.Tools() {
 		if bad[tool.Path()] {
 			continue
 		}
-		_, err := Build([]*spec.Tool{tool}, Options{Format: format, Strict: true})
-		var refused *Error
-		if !errors.As(err, &refused) {
+		_, ws, err := one(tool, Options{Format: format, Strict: strict})
+		for _, w := range ws {
+			warn(w)
+		}
+		warnings += len(ws)
+		var ref *Error
+		if !errors.As(err, &ref) {
 			if err != nil {
 				t.Errorf("%s %s: %v", tool.Path(), tool.Name, err)
 			}
+			exported = append(exported, tool)
 			continue
 		}
-		refusedTools++
-		for _, p := range refused.Problems {
-			if p.Rule != rule {
-				continue
+		refused[tool] = true
+		for _, p := range ref.Problems {
+			place(p.Tool, p.Pointer, p.Key, p.Rule, p.Message)
+		}
+	}
+	// The set-wide limits, on an export of the whole set when it takes
+	// every tool (lint counts every tool; export refuses the set first).
+	setCompared := len(refused) == 0 && len(bad) == 0
+	if setCompared {
+		if r, err := Build(exported, Options{Format: format, Strict: strict}); err == nil {
+			for _, w := range r.Warnings {
+				if setRules[w.Rule] {
+					warn(w)
+					warnings++
+				}
 			}
-			span := p.Tool.Span(p.Pointer)
-			if p.Key {
-				span = p.Tool.KeySpan(p.Pointer)
-			}
-			k := finding{p.Tool.Path(), span.Start.Line, span.Start.Col, p.Rule}
-			exportGot[k] = fmt.Sprintf("%s (%s)", p.Message, p.Pointer)
+		} else {
+			setCompared = false // names that collide once mapped
 		}
 	}
 
 	for k, msg := range exportGot {
 		if _, ok := lintGot[k]; !ok {
-			t.Errorf("%s: export --strict refuses what lint --target %s does not report: %s", k, format, msg)
+			t.Errorf("%s: export --format %s%s says what lint --target %s does not report: %s", k, format, map[bool]string{true: " --strict"}[strict], format, msg)
 		}
 	}
 	differences := map[string]int{}
@@ -234,16 +294,20 @@ func compareStrict(t *testing.T, set *spec.Set, format Format) string {
 		if _, ok := exportGot[k]; ok {
 			continue
 		}
+		if setRules[k.rule] && !setCompared {
+			differences["a set-wide limit where export does not take the whole set (it refuses it before counting)"]++
+			continue
+		}
 		known := false
 		for _, d := range parityDifferences {
-			if d.match(msg, lintTool[k]) {
+			if d.match(msg, lintTool[k], refused[lintTool[k]]) {
 				differences[d.reason]++
 				known = true
 				break
 			}
 		}
 		if !known {
-			t.Errorf("%s: lint --target %s reports what export --strict does not refuse: %s", k, format, msg)
+			t.Errorf("%s: lint --target %s reports what export does not: %s", k, format, msg)
 		}
 	}
 	var diffs []string
@@ -251,11 +315,28 @@ func compareStrict(t *testing.T, set *spec.Set, format Format) string {
 		diffs = append(diffs, fmt.Sprintf("%d × %s", n, reason))
 	}
 	sort.Strings(diffs)
-	line := fmt.Sprintf("%s: %d tools refused, %d refusals = lint findings; %d lint findings more", format, refusedTools, len(exportGot), len(lintGot)-len(exportGot))
+	line := fmt.Sprintf("%s: %d tools refused, %d warnings (%d notes); %d export findings = lint findings; %d lint findings more", format, len(refused), warnings, notes, len(exportGot), len(lintGot)-len(exportGot))
 	if len(diffs) > 0 {
 		line += " (" + strings.Join(diffs, "; ") + ")"
 	}
 	return line
+}
+
+// setLimits writes a set past OpenAI's tool count and Anthropic's strict
+// limits (21 strict tools with an optional and a union-typed parameter
+// each, and more), so that the set-wide findings are compared.
+func setLimits(t *testing.T) []string {
+	dir := t.TempDir()
+	for i := range compat.OpenAIMaxTools + 1 {
+		name := fmt.Sprintf("limit_%03d", i)
+		src := fmt.Sprintf(`{"name": %q, "description": "One of many tools. Use when testing limits.", "input_schema": {"type": "object",
+		  "properties": {"a": {"type": ["string", "null"], "description": "A."}, "b": {"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "B."}},
+		  "required": ["b"]}}`, name)
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return []string{dir}
 }
 
 // enclosingTool returns the tool of a file whose source holds pos: the

@@ -91,10 +91,10 @@ type transformer struct {
 	kind strictKind
 	// orig is the schema before the transform: $refs resolve against it.
 	orig *spec.Map
-	// moved lists what went into descriptions, for one warning per tool.
-	moved []string
-	// freeForm lists objects that can only be {} now.
-	freeForm []string
+	// moved lists what went into descriptions, for one warning per tool,
+	// and movedAt the source place of each (lint reports each there).
+	moved   []string
+	movedAt []Place
 	// wrapped holds the pointers of properties wrapped in anyOf [schema,
 	// {type: null}], to point $refs into them.
 	wrapped []string
@@ -210,7 +210,7 @@ func (tr *transformer) node(s *spec.Map, ptr, name string, depth int) {
 		tr.record(ptr+"/"+spec.Pointer(key)[1:], from, !local)
 	})
 	inferType(s)
-	tr.fold(s, name)
+	tr.fold(s, ptr, name)
 	s.Delete("default") // noted in the description by object
 	if c, ok := s.Get("const"); ok && tr.kind == strictAnthropic && !s.Has("enum") {
 		// Anthropic lists enum, not const, among what it supports.
@@ -295,9 +295,6 @@ func (tr *transformer) object(s *spec.Map, ptr, name string, depth int) {
 		props = spec.NewMap(0)
 		s.Set("properties", props)
 	}
-	if ap, _ := s.Get("additionalProperties"); props.Len() == 0 && isFalse(ap) && name != "" && !s.Has("patternProperties") {
-		tr.freeForm = append(tr.freeForm, name)
-	}
 	required := requiredSet(s)
 	for j := range props.Len() {
 		key, v := props.At(j)
@@ -372,32 +369,38 @@ func isObject(s *spec.Map) bool {
 }
 
 // fold moves what the provider's grammar cannot enforce into the
-// description: "(format: uri)", "(minimum: 1, maximum: 300)".
-func (tr *transformer) fold(s *spec.Map, name string) {
+// description: "(format: uri)", "(minimum: 1, maximum: 300)". ptr is s's
+// pointer, for the source place of each keyword moved.
+func (tr *transformer) fold(s *spec.Map, ptr, name string) {
 	var parts []string
-	move := func(kw string) {
+	// key: lint (compat) reports the keyword at its key rather than its
+	// value.
+	move := func(kw string, key bool) {
 		v, _ := s.Get(kw)
 		parts = append(parts, kw+": "+noteValue(v))
 		s.Delete(kw)
 		tr.moved = append(tr.moved, fmt.Sprintf("%s of %s", kw, label(name)))
+		// The moves recorded so far are those that lead here.
+		src, _ := tr.sourcePointer(ptr + "/" + spec.Pointer(kw)[1:])
+		tr.movedAt = append(tr.movedAt, Place{Pointer: "/input_schema" + src, Key: key})
 	}
 	formats := compat.OpenAIFormats
 	if tr.kind == strictAnthropic {
 		formats = compat.AnthropicFormats
 		for _, kw := range slices.Clone(s.Keys()) {
 			if slices.Contains(compat.AnthropicUnenforced, kw) {
-				move(kw)
+				move(kw, true)
 			}
 		}
 		if n, ok := s.Get("minItems"); ok {
 			if num, ok := n.(json.Number); ok && num != "0" && num != "1" {
-				move("minItems")
+				move("minItems", false)
 				s.Set("minItems", json.Number("1"))
 			}
 		}
 	}
 	if f, ok := s.GetString("format"); ok && !slices.Contains(formats, f) {
-		move("format")
+		move("format", false)
 	}
 	if len(parts) > 0 {
 		noteDescription(s, "("+strings.Join(parts, ", ")+")")

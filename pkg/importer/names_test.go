@@ -15,10 +15,12 @@ func TestToolName(t *testing.T) {
 		"mcp_howtocook_getAllRecipes": "mcp_howtocook_get_all_recipes",
 		"v2Api":                       "v2_api",
 		"analysis_api.AnalysisApi.retrieve_analysis": "analysis_api_analysis_api_retrieve_analysis",
-		"__init__":  "init",
-		"3d_render": "tool_3d_render",
-		"搜索":        "tool",
-		"a..b--c":   "a_b_c",
+		"__init__":    "init",
+		"3d_render":   "tool_3d_render",
+		"搜索":          "tool",
+		"Café Lookup": "cafe_lookup",
+		"größe_lesen": "grosse_lesen",
+		"a..b--c":     "a_b_c",
 		"x_" + string(make([]byte, 0)) + "very_long_name_that_goes_on_and_on_and_on_and_on_and_on_and_on_and_on": "x_very_long_name_that_goes_on_and_on_and_on_and_on_and_on_and_on",
 	} {
 		got := ToolName(in)

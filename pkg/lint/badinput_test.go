@@ -72,3 +72,24 @@ func TestBadInputDirectory(t *testing.T) {
 		t.Errorf("tools loaded: %v, want bomb and good_one", names)
 	}
 }
+
+// A number beyond float64's range is one parse-error at the number, not
+// also an input-schema-invalid "expected number, but got string".
+func TestNumberOutOfRangeIsOneFinding(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"big_yaml.yaml": "name: big_yaml\ndescription: Holds a number too large. Use when testing lint.\ninput_schema:\n  type: object\n  properties:\n    n: {type: number, description: N., default: 1, maximum: 1e400}\n",
+		"big_json.json": `{"name": "big_json", "description": "Holds a number too large. Use when testing lint.", "input_schema": {"type": "object", "properties": {"n": {"type": "number", "description": "N.", "default": 1, "maximum": 1e400}}}}`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := render(lintPaths(t, dir))
+	want := "big_json.json:1:209: error: 1e400 is out of range: toolctl reads numbers as 64-bit floats (at most about ±1.8e308); use a smaller number, or quote it to mean a string [parse-error]\n" +
+		"big_yaml.yaml:6:61: error: 1e400 is out of range: toolctl reads numbers as 64-bit floats (at most about ±1.8e308); use a smaller number, or quote it to mean a string [parse-error]\n"
+	if got != want {
+		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
+	}
+}

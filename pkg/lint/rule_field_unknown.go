@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -31,20 +32,53 @@ Good:
 			if len(tokens) > 1 {
 				where = " in " + strings.Join(nonIndex(tokens[:len(tokens)-1]), ".")
 			}
+			if len(tokens) == 3 && tokens[0] == "parameters" {
+				// a Feagent list parameter item: name the item
+				where = " in parameters[" + tokens[1] + "]"
+			}
 			msg := "unknown field %q%s"
 			args := []any{field, where}
-			if len(tokens) == 1 {
-				if s := spec.Suggest(field, spec.ToolFields); s != "" {
-					msg += "; did you mean %q?"
-					args = append(args, s)
-				} else {
-					msg += "; remove it, or prefix it with x- to keep it as an extension"
-				}
+			if s := suggestKeyword(field, knownFields(tokens)); s != "" {
+				msg += "; did you mean %q?"
+				args = append(args, s)
+			} else if len(tokens) == 1 {
+				msg += "; remove it, or prefix it with x- to keep it as an extension"
 			}
 			r.ReportKey(t, ptr, msg, args...)
 		}
 	},
 })
+
+// knownFields are the fields a section takes, for did-you-mean: the
+// section is the pointer's tokens but the last, indexes aside.
+func knownFields(tokens []string) []string {
+	section := strings.Join(nonIndex(tokens[:len(tokens)-1]), ".")
+	switch section {
+	case "":
+		return spec.ToolFields
+	case "entry":
+		return spec.EntryFields
+	case "runtime":
+		return spec.RuntimeFields
+	case "examples":
+		return spec.ExampleFields
+	case "prerequisites":
+		return spec.PrerequisiteFields
+	case "related_tools":
+		return spec.RelatedToolFields
+	case "workflow":
+		return spec.WorkflowFields
+	case "workflow.steps":
+		return spec.WorkflowStepFields
+	case "annotations":
+		return spec.AnnotationFields
+	case "metadata":
+		return spec.MetadataFields
+	case "parameters":
+		return slices.Concat(spec.ParamItemKeys, spec.Draft202012, spec.AnnotationKeywords)
+	}
+	return nil
+}
 
 func nonIndex(tokens []string) []string {
 	var out []string

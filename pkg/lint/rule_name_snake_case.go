@@ -21,6 +21,11 @@ Good:
 		if t.Name == "" || spec.IsSnakeCase(t.Name) {
 			return
 		}
-		r.Report(t, "/name", "name %q is not snake_case; use %q", t.Name, spec.SnakeCase(t.Name))
+		if s := spec.SnakeCase(t.Name); s != "" {
+			r.Report(t, "/name", "name %q is not snake_case; use %q", t.Name, s)
+			return
+		}
+		// No ASCII spelling to offer (查询天气): say what a name needs.
+		r.Report(t, "/name", "name %q is not snake_case; use lowercase ASCII letters, digits and _, starting with a letter (e.g. get_weather)", t.Name)
 	},
 })

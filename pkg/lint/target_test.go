@@ -109,6 +109,8 @@ func TestOpenAIStrictKeywords(t *testing.T) {
 	  "bind": {"token": {"env": "TOKEN"}}}`})
 	want := []string{
 		"the input schema is an anyOf at the top level",
+		// export --strict warns about it: lint too
+		`parameter "b" is an object without properties; in strict mode it can only be {}`,
 		`parameter "c" has format "uri-reference"`,
 		`parameter "c" uses dependentSchemas`,
 		"the input schema uses else",

@@ -244,12 +244,14 @@ func render(opts Options, k *kind, n names) []byte {
 			}
 		}
 		line("  required: [%s]", strings.Join(required, ", "))
-		comment("The result's shape, as a JSON Schema.")
-		line("output_schema:")
 		if len(k.output) == 1 && k.output[0].typ == "string" && opts.Entry == spec.EntryMCP {
-			line("  type: string")
-			line("  description: %s", scalar(k.output[0].description))
+			// A proxied tool that answers with text has no output
+			// schema: MCP's outputSchema must be an object
+			// (structuredContent), and lint --target mcp says so.
+			comment("No output_schema: the server answers with text (MCP's outputSchema\ndescribes structuredContent, a JSON object).")
 		} else {
+			comment("The result's shape, as a JSON Schema.")
+			line("output_schema:")
 			line("  type: object")
 			line("  properties:")
 			for _, f := range k.output {

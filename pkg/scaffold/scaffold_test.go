@@ -169,12 +169,17 @@ func TestValidateName(t *testing.T) {
 		{"GetWeather", `not snake_case: use lowercase letters, digits and _, starting with a letter (e.g. get_weather)`},
 		{"get-weather", "(e.g. get_weather)"},
 		{"1tool", "starting with a letter"},
+		{"café_lookup", "(e.g. cafe_lookup)"},
+		{"查询天气", "starting with a letter"},
 		{strings.Repeat("a", 65), "65 characters long; the limit is 64"},
 	} {
 		err := ValidateName(tc.name, 64)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%q: %v", tc.name, err)
 		}
+	}
+	if err := ValidateName("查询天气", 64); err == nil || strings.Contains(err.Error(), "e.g.") {
+		t.Errorf("查询天气: %v, want no suggestion (no ASCII spelling)", err)
 	}
 	if err := ValidateName(strings.Repeat("a", 64), 64); err != nil {
 		t.Error(err)

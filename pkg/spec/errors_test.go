@@ -69,12 +69,20 @@ func TestParseErrors(t *testing.T) {
 		{"runtime backoff", "a.yaml", "name: a\ndescription: d\nruntime:\n  backoff: linear\n", "4:12: runtime.backoff: \"linear\" is not a backoff; use exponential (the default) or fixed", 1},
 		{"strict not boolean", "a.yaml", "name: a\ndescription: d\nstrict: 1\n", "3:9: strict: expected true or false, got a number (1)", 1},
 		{"non-finite number", "a.yaml", "name: a\ndescription: d\ninput_schema: {type: object, maximum: .inf}\n", "3:39: .inf has no JSON form", 1},
+		{"number out of range", "a.yaml", "name: a\ndescription: d\ninput_schema:\n  type: object\n  properties:\n    n: {type: number, maximum: 1e400}\n", "6:32: 1e400 is out of range: toolctl reads numbers as 64-bit floats (at most about ±1.8e308); use a smaller number, or quote it to mean a string", 1},
+		{"negative number out of range", "a.yaml", "name: a\ndescription: d\nexamples:\n  - params: {n: -2e308}\n", "4:17: -2e308 is out of range", 1},
+		{"number out of range in json", "a.json", `{"name": "a", "description": "d", "input_schema": {"type": "object", "minimum": 1E+999}}`, "1:81: 1E+999 is out of range", 1},
 		{"non-string key", "a.yaml", "name: a\ndescription: d\ninput_schema: {[a]: 1}\n", "3:16: mapping keys must be strings, got a list", 1},
 		{"merge of a scalar", "a.yaml", "name: a\ndescription: d\ninput_schema:\n  <<: 1\n", "4:7: the merge key << needs a mapping or a list of mappings, got a number (1)", 1},
 		{"recursive alias", "a.yaml", "name: a\ndescription: d\ninput_schema: &s {type: object, properties: {self: *s}}\n", "3:52: alias *s refers to a value that contains it", 1},
 		// Bytes.
 		{"binary", "a.yaml", "name: a\x00\x01", "1:8: binary data (a NUL byte)", 0},
 		{"invalid utf-8", "a.yaml", "name: a\ndescription: caf\xe9\n", "2:17: invalid UTF-8; save the file as UTF-8", 0},
+		// yaml.v3 names no place for these; the character is found.
+		{"control character", "a.yaml", "name: a\ndescription: \"caf\x01e\"\n", "2:18: YAML syntax error: control character U+0001 is not allowed in YAML; remove it, or in a double-quoted string write it as \"\\u0001\"", 0},
+		{"control character in a comment", "a.yaml", "name: a\n# note \x1b[31m\ndescription: d\n", "2:8: YAML syntax error: control character U+001B", 0},
+		{"delete character", "a.yaml", "name: a\ntags:\n  - ab\x7f\n", "3:7: YAML syntax error: control character U+007F", 0},
+		{"C1 control character", "a.yaml", "name: a\ndescription: été\u0080\n", "2:17: YAML syntax error: control character U+0080", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -497,6 +497,11 @@ func (f *File) syntaxError(err error) *Error {
 			return e
 		}
 	}
+	if msg == "control characters are not allowed" {
+		if e := f.controlCharError(); e != nil {
+			return e
+		}
+	}
 	scanner := isScannerProblem(msg)
 	if line == 0 || !scanner {
 		line++

@@ -2,8 +2,10 @@ package spec
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -216,9 +218,16 @@ type fileParameter struct {
 }
 
 // JSONSchemaExtend lets a list-form parameter carry any other JSON Schema
-// keyword (items, properties, format, minimum, ...).
+// keyword (items, properties, format, minimum, ...), an annotation keyword
+// or an x-* extension, and nothing else: a misspelt "requried" shows in the
+// editor as lint's field-unknown reports it.
 func (fileParameter) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.AdditionalProperties = nil
+	var names []any
+	for _, k := range slices.Sorted(maps.Keys(paramItemKeys)) {
+		names = append(names, k)
+	}
+	s.PropertyNames = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Enum: names}, {Pattern: "^x-"}}}
 }
 
 type fileReturns struct{}

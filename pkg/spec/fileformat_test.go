@@ -105,6 +105,7 @@ func TestSchemaRejectsBadFiles(t *testing.T) {
 		"wrong tag type":      "name: x\ndescription: d\ntags: foo\n",
 		"unknown field":       "name: x\ndescription: d\ndescripton: d\n",
 		"entry field typo":    "name: x\ndescription: d\nentry: {type: http, urll: x}\n",
+		"parameter item typo": "name: x\ndescription: d\nparameters:\n  - {name: q, type: string, requried: true}\n",
 		"entry without type":  "name: x\ndescription: d\nentry: {url: x}\n",
 		"unknown entry type":  "name: x\ndescription: d\nentry: {type: webhook}\n",
 		"openai wrapper typo": "type: function\nfunction: {name: x, description: d, paramters: {}}\n",

@@ -280,5 +280,14 @@ func (d *decoder) scalar(n *yaml.Node, ptr string) any {
 		}
 		return n.Value
 	}
+	// yaml.v3 (and the JSON reader, which agrees with it) tags a plain
+	// number beyond float64's range as a string: say so, rather than let
+	// "maximum: 1e400" be "expected number, but got string" later. The
+	// number is kept as written (JSON has no limit), so that no check
+	// reports it a second time as something else.
+	if n.Style == 0 && n.ShortTag() == "!!str" && jsonNumber.MatchString(n.Value) {
+		d.errorf(n, ptr, "%s is out of range: toolctl reads numbers as 64-bit floats (at most about ±1.8e308); use a smaller number, or quote it to mean a string", truncate(n.Value, 40))
+		return json.Number(n.Value)
+	}
 	return n.Value
 }

@@ -8,7 +8,7 @@ import (
 
 // input reads parameters (list or schema form), input_schema or inputSchema
 // into a JSON Schema object. It reports whether the list form was used.
-func (d *decoder) input(v *yaml.Node, ptr, key string) (*Map, bool) {
+func (d *decoder) input(t *Tool, v *yaml.Node, ptr, key string) (*Map, bool) {
 	n := resolve(v)
 	if isNull(n) {
 		return nil, false
@@ -19,7 +19,7 @@ func (d *decoder) input(v *yaml.Node, ptr, key string) (*Map, bool) {
 			d.errorf(v, ptr, "%s: expected a JSON Schema object, got a list; the list form of parameters goes under \"parameters\"", key)
 			return nil, false
 		}
-		return d.paramList(n, ptr), true
+		return d.paramList(t, n, ptr), true
 	case yaml.MappingNode:
 		m, _ := d.value(n, ptr, 1).(*Map)
 		// The SDK dialect lets parameters omit type: object.
@@ -39,8 +39,11 @@ func (d *decoder) input(v *yaml.Node, ptr, key string) (*Map, bool) {
 // paramList converts the Feagent list form into a JSON Schema object:
 // required: true becomes the required array, type any means no type
 // constraint, every other key (description, default, enum, items, ...) is
-// kept in its order.
-func (d *decoder) paramList(n *yaml.Node, ptr string) *Map {
+// kept in its order. A key that is neither name, required, a JSON Schema
+// keyword, an annotation keyword nor an x-* extension is recorded in
+// t.UnknownFields (a misspelt "requried: true" would otherwise leave the
+// parameter optional without a word); it stays in the schema as written.
+func (d *decoder) paramList(t *Tool, n *yaml.Node, ptr string) *Map {
 	props := NewMap(len(n.Content))
 	var required []any
 	firstAt := map[string]int{}
@@ -70,6 +73,9 @@ func (d *decoder) paramList(n *yaml.Node, ptr string) *Map {
 				}
 				prop.Set(k, d.value(p.value, kp, 3))
 			default:
+				if !IsParamItemKey(k) {
+					t.unknownAt(kp)
+				}
 				prop.Set(k, d.value(p.value, kp, 3))
 			}
 		}
@@ -95,6 +101,34 @@ func (d *decoder) paramList(n *yaml.Node, ptr string) *Map {
 	}
 	return schema
 }
+
+// ParamItemKeys are the keys of a Feagent list parameter item besides the
+// JSON Schema keywords (Draft202012), the annotation keywords and x-*
+// extensions.
+var ParamItemKeys = []string{"name", "required"}
+
+var paramItemKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, list := range [][]string{ParamItemKeys, Draft202012, AnnotationKeywords} {
+		for _, k := range list {
+			m[k] = true
+		}
+	}
+	return m
+}()
+
+// IsParamItemKey tells whether key may appear in a Feagent list parameter
+// item.
+func IsParamItemKey(key string) bool { return paramItemKeys[key] || IsSchemaExtension(key) }
+
+// InputFromList tells whether the input schema was built from the Feagent
+// list form of parameters (its properties are the list's items).
+func (t *Tool) InputFromList() bool { return t.layout.inputList }
+
+// OutputFromFields tells whether the output schema was built from
+// Feagent's returns map of fields ({field: type}): its properties are the
+// fields.
+func (t *Tool) OutputFromFields() bool { return t.layout.outputFields }
 
 // returns reads Feagent's returns: a JSON Schema, the short form
 // {field: type} or the long form {field: {type, description}}. It reports

@@ -102,7 +102,7 @@ func (d *decoder) tool(n *yaml.Node, base string, index int) *Tool {
 			}
 			inputKey = p.key
 			t.layout.inputKey = k
-			t.InputSchema, t.layout.inputList = d.input(v, ptr, k)
+			t.InputSchema, t.layout.inputList = d.input(t, v, ptr, k)
 		case "returns", "output_schema", "outputSchema":
 			if outputKey != nil {
 				d.errorf(p.key, ptr, "both %q (line %d) and %q define the output; they mean the same thing, keep one", outputKey.Value, outputKey.Line, k)
