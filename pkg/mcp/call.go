@@ -168,9 +168,9 @@ func (s *Server) acquire(ctx context.Context, t *tool) *sdk.CallToolResult {
 	n := cap(s.slots)
 	msg := fmt.Sprintf("RateLimitError in %s: not run: the server is at its limit of %d concurrent calls", t.name, n)
 	if wait > 0 {
-		msg += fmt.Sprintf(" and none ended within %s", wait)
+		msg += fmt.Sprintf(" (it waited %s for one to end)", wait)
 	}
-	msg += fmt.Sprintf("; retry later, or make fewer calls at once. To raise the limit, start toolctl serve with --max-concurrent (now %d)", n)
+	msg += fmt.Sprintf("; retry later, or make fewer calls at once. To raise the limit, start toolctl serve with a higher --max-concurrent (now %d)", n)
 	// One line per 10s at most: a flood must not flood the log.
 	now := time.Now().UnixNano()
 	total := s.refusals.Add(1)

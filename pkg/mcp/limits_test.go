@@ -114,7 +114,7 @@ func waitGone(t *testing.T, pid int, log fmt.Stringer) {
 	}
 }
 
-const busyMessage = "RateLimitError in counted: not run: the server is at its limit of 3 concurrent calls and none ended within 200ms; retry later, or make fewer calls at once. To raise the limit, start toolctl serve with --max-concurrent (now 3)"
+const busyMessage = "RateLimitError in counted: not run: the server is at its limit of 3 concurrent calls (it waited 200ms for one to end); retry later, or make fewer calls at once. To raise the limit, start toolctl serve with a higher --max-concurrent (now 3)"
 
 // TestMaxConcurrent: 20 calls at once with room for 3: never more than 3
 // processes run, the calls that cannot start within the queue wait are
@@ -190,6 +190,29 @@ func TestMaxConcurrent(t *testing.T) {
 		defer cs.Close()
 		check(t, log, flood(t, calls, cs))
 	})
+}
+
+// TestMaxConcurrentNoWait: with a negative QueueWait (--queue-wait 0) a
+// call over the limit is refused at once, and the log says so.
+func TestMaxConcurrentNoWait(t *testing.T) {
+	dir, log, pidFile := limitTools(t)
+	r := rawServe(t, dir, Options{MaxConcurrent: 1, QueueWait: -1})
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pidsleep","arguments":{}}}`)
+	pid := waitPID(t, pidFile)
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"counted","arguments":{}}}`)
+	want := `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"RateLimitError in counted: not run: the server is at its limit of 1 concurrent calls; retry later, or make fewer calls at once. To raise the limit, start toolctl serve with a higher --max-concurrent (now 1)"}],"isError":true}}`
+	if got := r.recv(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if _, started := maxRunning(t, log); started != 0 {
+		t.Error("the refused call ran")
+	}
+	if !strings.Contains(r.log.String(), "at the limit of 1 concurrent calls (--max-concurrent): refusing calls at once (1 so far)") {
+		t.Errorf("log:\n%s", r.log)
+	}
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	waitGone(t, pid, r.log)
+	r.recv()
 }
 
 // flood makes n calls of counted at once and returns their answers: ""
