@@ -78,12 +78,12 @@ Limits (a server may face more calls than it can run):
   --max-concurrent N   calls of command, python, javascript, http and mcp
                        tools (and the network builtins) that run at once;
                        default 2 per CPU, at least 4. A call over the limit
-                       waits up to --queue-wait (5s) for another to end, then
-                       is answered with isError ("the server is at its limit
-                       of N concurrent calls"). The local builtins (calculator,
-                       string_ops, ...) are not counted: they take
-                       microseconds, start nothing, and run on a pool of the
-                       same size.
+                       waits up to --queue-wait (5s) for another to end (16
+                       calls per slot may wait), then is answered with
+                       isError ("the server is at its limit of N concurrent
+                       calls"). The local builtins (calculator, string_ops,
+                       ...) are not counted: they take microseconds, start
+                       nothing, and run on a pool of the same size.
   A call ends, and its processes are killed, when its client cancels it
   (notifications/cancelled) or, over --http, closes the connection.
   --http only: a request's headers must arrive within 10s and its body

@@ -153,36 +153,55 @@ func (s *Server) acquire(ctx context.Context, t *tool) *sdk.CallToolResult {
 		return nil
 	default:
 	}
-	wait := s.opts.QueueWait
-	if wait > 0 {
-		timer := time.NewTimer(wait)
-		defer timer.Stop()
-		select {
-		case s.slots <- struct{}{}:
-			return nil
-		case <-ctx.Done():
-			return s.cancelled(t, " before it started")
-		case <-timer.C:
-		}
-	}
-	n := cap(s.slots)
+	n, wait := cap(s.slots), s.opts.QueueWait
 	msg := fmt.Sprintf("RateLimitError in %s: not run: the server is at its limit of %d concurrent calls", t.name, n)
-	if wait > 0 {
+	waited := "at once"
+	switch {
+	case wait <= 0:
+	case s.waiting.Add(1) > int64(maxQueued(n)):
+		// The queue is bounded too: over stdio nothing else bounds the
+		// calls a client can have waiting.
+		s.waiting.Add(-1)
+		msg += fmt.Sprintf(" with %d more waiting", maxQueued(n))
+		waited = "at once, the queue being full"
+	default:
+		taken, cancelled := s.queue(ctx, wait)
+		s.waiting.Add(-1)
+		if taken {
+			return nil
+		}
+		if cancelled {
+			return s.cancelled(t, " before it started")
+		}
 		msg += fmt.Sprintf(" (it waited %s for one to end)", wait)
+		waited = "after waiting " + wait.String()
 	}
 	msg += fmt.Sprintf("; retry later, or make fewer calls at once. To raise the limit, start toolctl serve with a higher --max-concurrent (now %d)", n)
 	// One line per 10s at most: a flood must not flood the log.
 	now := time.Now().UnixNano()
 	total := s.refusals.Add(1)
 	if last := s.lastRefusalLog.Load(); (last == 0 || now-last > int64(10*time.Second)) && s.lastRefusalLog.CompareAndSwap(last, now) {
-		waited := "at once"
-		if wait > 0 {
-			waited = "after waiting " + wait.String()
-		}
 		s.log.printf("at the limit of %d concurrent calls (--max-concurrent): refusing calls %s (%d so far)", n, waited, total)
 	}
 	return errorResult(msg)
 }
+
+// queue waits up to wait for a slot: taken, or the call's context ended.
+func (s *Server) queue(ctx context.Context, wait time.Duration) (taken, cancelled bool) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return true, false
+	case <-ctx.Done():
+		return false, true
+	case <-timer.C:
+		return false, false
+	}
+}
+
+// maxQueued is how many calls may wait for one of n slots.
+func maxQueued(n int) int { return 16 * n }
 
 // release gives back the slot acquire took.
 func (s *Server) release() { <-s.slots }

@@ -215,6 +215,41 @@ func TestMaxConcurrentNoWait(t *testing.T) {
 	r.recv()
 }
 
+// TestMaxConcurrentQueueFull: beyond 16 waiting calls per slot, a call is
+// refused at once; a waiting call the client cancels answers at once and
+// never runs.
+func TestMaxConcurrentQueueFull(t *testing.T) {
+	dir, log, pidFile := limitTools(t)
+	r := rawServe(t, dir, Options{MaxConcurrent: 1, QueueWait: time.Minute})
+	r.send(`{"jsonrpc":"2.0","id":"hold","method":"tools/call","params":{"name":"pidsleep","arguments":{}}}`)
+	pid := waitPID(t, pidFile)
+	for i := range 17 {
+		r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"counted","arguments":{}}}`, i+1))
+	}
+	want := `"text":"RateLimitError in counted: not run: the server is at its limit of 1 concurrent calls with 16 more waiting; retry later`
+	got := r.recv()
+	if !strings.Contains(got, want) {
+		t.Fatalf("got %s\nwant %s", got, want)
+	}
+	refused := between(got, `"id":`, `,`) // whichever came last to the queue
+	for i := range 17 {
+		if id := strconv.Itoa(i + 1); id != refused {
+			r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `}}`)
+		}
+	}
+	for range 16 {
+		if got := r.recv(); !strings.Contains(got, "ToolExecutionError in counted: cancelled by the client before it started") {
+			t.Errorf("a cancelled waiting call: %s", got)
+		}
+	}
+	if _, started := maxRunning(t, log); started != 0 {
+		t.Errorf("%d waiting calls ran", started)
+	}
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"hold"}}`)
+	waitGone(t, pid, r.log)
+	r.recv()
+}
+
 // flood makes n calls of counted at once and returns their answers: ""
 // for a success, the text of an error.
 func flood(t *testing.T, n int, cs *sdk.ClientSession) []string {

@@ -94,6 +94,8 @@ type Server struct {
 	// every 10s, not one per call.
 	refusals       atomic.Int64
 	lastRefusalLog atomic.Int64
+	// waiting counts the calls waiting for a slot.
+	waiting atomic.Int64
 	// stop cancels every run still going when the grace period ends.
 	stop     context.Context
 	stopRuns context.CancelFunc
