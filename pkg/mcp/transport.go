@@ -30,10 +30,11 @@ const DefaultGrace = 10 * time.Second
 //
 // The grace period ends at once, cancelling the calls, when nobody reads
 // out any more (the client is gone: a pipe or socket whose other end is
-// closed), or when ctx ends after EOF (the client closed stdin, then sent
-// SIGTERM: "the client SHOULD ... [close] the input stream ..., [wait]
-// for the server to exit, or [send] SIGTERM if the server does not exit
-// within a reasonable time", 2025-06-18 basic/lifecycle#stdio).
+// closed), or when ctx ends after EOF: a client shuts a stdio server down
+// by "closing the input stream to the child process (the server)", then
+// "waiting for the server to exit, or sending SIGTERM if the server does
+// not exit within a reasonable time" (2025-06-18 basic/lifecycle#stdio),
+// so a signal after EOF means now.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, grace time.Duration) error {
 	in, restoreIn := pollable(in)
 	defer restoreIn()
