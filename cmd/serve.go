@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -31,6 +32,12 @@ type serveOptions struct {
 	noLint       bool
 	metaTools    bool
 	grace        time.Duration
+	// limits
+	maxConcurrent  int
+	queueWait      time.Duration
+	maxRequestSize byteSize
+	readTimeout    time.Duration
+	maxConnections int
 	// run holds the runner settings shared with toolctl run.
 	run runOptions
 }
@@ -63,7 +70,27 @@ change on their next tools/list); a file that stops parsing (or gains lint
 errors) keeps its last good version until it is fixed.
 
 On SIGINT, SIGTERM or the end of stdin the server stops taking calls, gives
-the calls in flight --grace to finish, then cancels them.
+the calls in flight --grace to finish, then cancels them. After the end of
+stdin, a client that also closes stdout (it is gone), or a signal, cancels
+them at once.
+
+Limits (a server may face more calls than it can run):
+  --max-concurrent N   calls of command, python, javascript, http and mcp
+                       tools (and the network builtins) that run at once;
+                       default 2 per CPU, at least 4. A call over the limit
+                       waits up to --queue-wait (5s) for another to end (16
+                       calls per slot may wait), then is answered with
+                       isError ("the server is at its limit of N concurrent
+                       calls"). The local builtins (calculator, string_ops,
+                       ...) are not counted: they take microseconds, start
+                       nothing, and run on a pool of the same size.
+  A call ends, and its processes are killed, when its client cancels it
+  (notifications/cancelled) or, over --http, closes the connection.
+  --http only: a request's headers must arrive within 10s and its body
+  within --read-timeout (30s), at most --max-request-size (4MiB), else 408
+  or 413; at most --max-connections (256) connections are open at once
+  (more wait); an idle connection is closed after 2m. Responses have no
+  time limit (calls and streams may last).
 
 Exit codes: 0 stopped normally; 1 lint errors, or no tool can be served;
 2 usage (bad flag, address or path, invalid config).`
@@ -99,6 +126,12 @@ func newCmdServe(app *App) *cobra.Command {
 	f.BoolVar(&opts.noLint, "no-lint", false, "serve without linting first (same as --lint=false)")
 	f.BoolVar(&opts.metaTools, "meta-tools", false, "add get_tool_info, which returns a tool's full usage notes (Level 2)")
 	f.DurationVar(&opts.grace, "grace", mcp.DefaultGrace, "how long calls in flight may finish after a shutdown starts")
+	f.IntVar(&opts.maxConcurrent, "max-concurrent", 0, "calls of process, script and network tools run at once (0: 2 per CPU, at least 4)")
+	f.DurationVar(&opts.queueWait, "queue-wait", mcp.DefaultQueueWait, "how long a call over --max-concurrent waits for a slot before it is refused (0 refuses at once)")
+	opts.maxRequestSize = mcp.DefaultMaxRequestBytes
+	f.Var(&opts.maxRequestSize, "max-request-size", "largest request body over --http (e.g. 512KiB, 16MiB)")
+	f.DurationVar(&opts.readTimeout, "read-timeout", mcp.DefaultReadTimeout, "how long a client may take to send a request body over --http")
+	f.IntVar(&opts.maxConnections, "max-connections", mcp.DefaultMaxConnections, "connections open at once over --http; more wait")
 	f.DurationVar(&opts.run.timeout, "timeout", 0, "timeout of each attempt, overriding runtime.timeout (e.g. 10s)")
 	f.Var(&opts.run.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
 	f.StringVar(&opts.run.root, "root", "", "directory file_reader is confined to (default: the working directory)")
@@ -110,7 +143,7 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 	app := opts.app
 	flags := cmd.Flags()
 	if opts.http == "" {
-		for _, name := range []string{"http-path", "allow-remote", "allow-origin"} {
+		for _, name := range []string{"http-path", "allow-remote", "allow-origin", "max-request-size", "read-timeout", "max-connections"} {
 			if flags.Changed(name) {
 				return usageError(fmt.Errorf("--%s applies to --http; add --http ADDR or drop it", name))
 			}
@@ -122,6 +155,18 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 	lintOn := opts.lint && !opts.noLint
 	if opts.grace < 0 {
 		return usageError(fmt.Errorf("--grace %s: use a duration ≥ 0, e.g. 10s", opts.grace))
+	}
+	if opts.maxConcurrent < 0 {
+		return usageError(fmt.Errorf("--max-concurrent %d: use a number ≥ 1 (0 picks 2 per CPU, at least 4)", opts.maxConcurrent))
+	}
+	if opts.queueWait < 0 {
+		return usageError(fmt.Errorf("--queue-wait %s: use a duration ≥ 0, e.g. 5s (0 refuses calls over --max-concurrent at once)", opts.queueWait))
+	}
+	if opts.readTimeout <= 0 {
+		return usageError(fmt.Errorf("--read-timeout %s: use a positive duration, e.g. 30s", opts.readTimeout))
+	}
+	if opts.maxConnections < 1 {
+		return usageError(fmt.Errorf("--max-connections %d: use a number ≥ 1, e.g. 256", opts.maxConnections))
 	}
 	if opts.http != "" {
 		if err := checkListenAddr(opts.http, opts.allowRemote); err != nil {
@@ -181,6 +226,9 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 		MetaTools: opts.metaTools,
 		Name:      "toolctl",
 		Version:   currentBuild().Version,
+
+		MaxConcurrent: opts.maxConcurrent,
+		QueueWait:     queueWait(opts.queueWait),
 	})
 	if err != nil {
 		return err
@@ -219,7 +267,14 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 		return srv.ServeStdio(ctx, app.IO.In, app.IO.Out, opts.grace)
 	}
 
-	h, err := srv.HTTPHandler(mcp.HTTPOptions{Path: opts.httpPath, TrustedOrigins: opts.allowOrigins})
+	hopts := mcp.HTTPOptions{
+		Path:            opts.httpPath,
+		TrustedOrigins:  opts.allowOrigins,
+		MaxRequestBytes: int64(opts.maxRequestSize),
+		ReadTimeout:     opts.readTimeout,
+		MaxConnections:  opts.maxConnections,
+	}
+	h, err := srv.HTTPHandler(hopts)
 	if err != nil {
 		return usageError(fmt.Errorf("--allow-origin: %v", err))
 	}
@@ -231,7 +286,47 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 		// The address is printed as bound, so that port 0 can be used.
 		fmt.Fprintf(app.IO.ErrOut, "toolctl serve: serving %s from %s at http://%s%s (Streamable HTTP)%s\n", what, strings.Join(paths, ", "), ln.Addr(), opts.httpPath, watchNote(opts.watch))
 	}
-	return srv.ServeHTTP(ctx, ln, h, opts.grace)
+	return srv.ServeHTTP(ctx, ln, h, hopts, opts.grace)
+}
+
+// queueWait maps --queue-wait to mcp.Options.QueueWait, where 0 is the
+// default and a negative value refuses at once.
+func queueWait(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// byteSize is a flag of a size in bytes: a whole number, optionally with
+// a unit (KiB, MiB, GiB; K, M, G and KB, MB, GB mean the same).
+type byteSize int64
+
+func (b *byteSize) String() string {
+	n := int64(*b)
+	for _, u := range []struct {
+		unit string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.unit
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func (b *byteSize) Type() string { return "size" }
+
+func (b *byteSize) Set(s string) error {
+	num := strings.TrimRightFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	unit := strings.ToLower(strings.TrimSpace(s[len(num):]))
+	mult := map[string]int64{"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}[unit]
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || mult == 0 || n <= 0 || n > (1<<40)/mult {
+		return fmt.Errorf("expected a size such as 4MiB, 512KiB or 1048576 (bytes), got %q", s)
+	}
+	*b = byteSize(n * mult)
+	return nil
 }
 
 func watchNote(on bool) string {

@@ -63,6 +63,11 @@ func (s *Server) call(ctx context.Context, name string, arguments json.RawMessag
 	defer cancel()
 	stop := context.AfterFunc(s.stop, cancel)
 	defer stop()
+	// Over HTTP, a client that closes its connection cancels its call.
+	if req, ok := ctx.Value(requestKey{}).(context.Context); ok {
+		stopReq := context.AfterFunc(req, cancel)
+		defer stopReq()
+	}
 
 	return s.run(ctx, t, arguments, protocol, here), nil
 }
@@ -87,32 +92,119 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol
 		}
 		return s.result(t, r.Value, protocol)
 	}
-	if t.spec.EntryKind() == spec.EntryBuiltin {
-		if t.local && here {
+	if t.local {
+		if here {
 			return safely(t.name, call)
 		}
-		if t.local {
-			return s.pool.do(ctx, t.name, call)
-		}
+		return s.pool.do(ctx, t.name, call)
+	}
+	if refused := s.acquire(ctx, t); refused != nil {
+		return refused
+	}
+	if t.spec.EntryKind() == spec.EntryBuiltin {
+		defer s.release()
 		return call()
 	}
 	done := make(chan *sdk.CallToolResult, 1)
-	go func() { done <- safely(t.name, call) }()
+	go func() {
+		// The slot is held until the executor returns, not until the
+		// answer: a cancelled call's processes are gone before another
+		// call starts its own.
+		defer s.release()
+		done <- safely(t.name, call)
+	}()
 	watchdog := time.NewTimer(s.watchdog(t))
 	defer watchdog.Stop()
 	select {
 	case res := <-done:
 		return res
 	case <-ctx.Done():
-		if s.stop.Err() != nil {
-			return errorResult(fmt.Sprintf("ToolExecutionError in %s: cancelled: the server is shutting down", t.name))
-		}
-		return errorResult(fmt.Sprintf("ToolExecutionError in %s: cancelled by the client", t.name))
+		return s.cancelled(t, "")
 	case <-watchdog.C:
 		s.log.printf("%s: the call did not return after its timeout and retries; abandoning it", t.name)
 		return errorResult(fmt.Sprintf("TimeoutError in %s: no result within the tool's timeout", t.name))
 	}
 }
+
+// cancelled is the answer to a call whose context ended: the client
+// cancelled it (or went away), or the server is shutting down.
+func (s *Server) cancelled(t *tool, when string) *sdk.CallToolResult {
+	if s.stop.Err() != nil {
+		return errorResult(fmt.Sprintf("ToolExecutionError in %s: cancelled%s: the server is shutting down", t.name, when))
+	}
+	return errorResult(fmt.Sprintf("ToolExecutionError in %s: cancelled by the client%s", t.name, when))
+}
+
+// acquire takes one of the MaxConcurrent slots for a call of t, waiting up
+// to QueueWait for one to be released. It returns nil when the call may
+// run (release gives the slot back), else the answer to send instead: the
+// server is at its limit, or the call was cancelled while it waited.
+//
+// The refusal is a tool result with isError rather than a JSON-RPC error:
+// the model sees it and can try again later ("Any errors that originate
+// from the tool SHOULD be reported inside the result object ... Otherwise,
+// the LLM would not be able to see that an error occurred and
+// self-correct", 2025-06-18 schema.ts, CallToolResult.isError), where
+// clients tend to end the turn on a protocol error; it is the same shape
+// as the refusal of a call during shutdown.
+func (s *Server) acquire(ctx context.Context, t *tool) *sdk.CallToolResult {
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	n, wait := cap(s.slots), s.opts.QueueWait
+	msg := fmt.Sprintf("RateLimitError in %s: not run: the server is at its limit of %d concurrent calls", t.name, n)
+	waited := "at once"
+	switch {
+	case wait <= 0:
+	case s.waiting.Add(1) > int64(maxQueued(n)):
+		// The queue is bounded too: over stdio nothing else bounds the
+		// calls a client can have waiting.
+		s.waiting.Add(-1)
+		msg += fmt.Sprintf(" with %d more waiting", maxQueued(n))
+		waited = "at once, the queue being full"
+	default:
+		taken, cancelled := s.queue(ctx, wait)
+		s.waiting.Add(-1)
+		if taken {
+			return nil
+		}
+		if cancelled {
+			return s.cancelled(t, " before it started")
+		}
+		msg += fmt.Sprintf(" (it waited %s for one to end)", wait)
+		waited = "after waiting " + wait.String()
+	}
+	msg += fmt.Sprintf("; retry later, or make fewer calls at once. To raise the limit, start toolctl serve with a higher --max-concurrent (now %d)", n)
+	// One line per 10s at most: a flood must not flood the log.
+	now := time.Now().UnixNano()
+	total := s.refusals.Add(1)
+	if last := s.lastRefusalLog.Load(); (last == 0 || now-last > int64(10*time.Second)) && s.lastRefusalLog.CompareAndSwap(last, now) {
+		s.log.printf("at the limit of %d concurrent calls (--max-concurrent): refusing calls %s (%d so far)", n, waited, total)
+	}
+	return errorResult(msg)
+}
+
+// queue waits up to wait for a slot: taken, or the call's context ended.
+func (s *Server) queue(ctx context.Context, wait time.Duration) (taken, cancelled bool) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return true, false
+	case <-ctx.Done():
+		return false, true
+	case <-timer.C:
+		return false, false
+	}
+}
+
+// maxQueued is how many calls may wait for one of n slots.
+func maxQueued(n int) int { return 16 * n }
+
+// release gives back the slot acquire took.
+func (s *Server) release() { <-s.slots }
 
 // safely runs f, turning a panic into an isError result: the goroutine
 // it runs on (a worker, a call's own) must not take the server down.

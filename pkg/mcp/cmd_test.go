@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -353,5 +354,76 @@ func TestServeBinaryHTTP(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("toolctl serve --http did not stop on SIGINT")
+	}
+}
+
+// TestServeBinaryClientGone: a client that exits (stdin and stdout
+// closed) while a call runs: the call's process is killed and toolctl
+// serve exits at once, not after --grace.
+func TestServeBinaryClientGone(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	tool := `name: pidsleep
+description: Writes its pid and sleeps 15s. Use when testing cancellation.
+entry:
+  type: command
+  command: [sh, -c, 'echo $$ > "$1.tmp" && mv "$1.tmp" "$1" && exec sleep 15', sh, ` + strconv.Quote(pidFile) + `]
+runtime: {timeout: 60s}
+`
+	if err := os.WriteFile(filepath.Join(dir, "pidsleep.yaml"), []byte(tool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := toolctl("serve", "--no-lint", "--grace", "1m", dir)
+	stderr := &lockedBuffer{}
+	c.Stderr = stderr
+	stdin, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- c.Wait() }()
+	defer c.Process.Kill()
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
+	if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
+		t.Fatalf("initialize: %v\nstderr:\n%s", err, stderr)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pidsleep","arguments":{}}}`+"\n")
+	var pid int
+	for deadline := time.Now().Add(15 * time.Second); pid == 0; {
+		if data, err := os.ReadFile(pidFile); err == nil {
+			pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the tool did not start\nstderr:\n%s", stderr)
+		} else {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	stdin.Close()
+	stdout.Close()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("exit: %v\nstderr:\n%s", err, stderr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("toolctl serve still runs 20s after its client left (--grace 1m)\nstderr:\n%s", stderr)
+	}
+	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(pid, 0) == nil; {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the tool's process still runs after toolctl serve exited\nstderr:\n%s", stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(stderr.String(), "nobody reads stdout any more (the client is gone)") {
+		t.Errorf("stderr:\n%s", stderr)
 	}
 }

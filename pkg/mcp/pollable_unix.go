@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // pollable returns a pipe or socket stdin/stdout as a file Go's poller
@@ -120,4 +122,18 @@ func (f *restoringFile) Write(p []byte) (int, error) {
 func (f *restoringFile) Close() error {
 	f.done()
 	return nil
+}
+
+// readerGone reports whether the other end of a pipe or socket is closed:
+// poll(2) flags POLLERR on a pipe with no reader, POLLHUP on a socket the
+// peer closed (a peer that only shut down its writing half is still
+// there).
+func (f *restoringFile) readerGone() bool {
+	gone := false
+	f.rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd)}}
+		n, err := unix.Poll(fds, 0)
+		gone = err == nil && n > 0 && fds[0].Revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0
+	})
+	return gone
 }

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,7 +51,26 @@ type Options struct {
 	// Debounce is how long Watch waits for a burst of file events to end
 	// before reloading (100ms when 0).
 	Debounce time.Duration
+	// MaxConcurrent bounds the calls that run at once of every tool but
+	// the local builtins: processes (command, python, an mcp server),
+	// JavaScript, and network calls (http, mcp, the network builtins).
+	// DefaultMaxConcurrent() when 0.
+	MaxConcurrent int
+	// QueueWait is how long a call over MaxConcurrent waits for another
+	// to finish before it is refused (DefaultQueueWait when 0; a negative
+	// value refuses at once).
+	QueueWait time.Duration
 }
+
+// DefaultQueueWait is how long a call waits for a free slot by default.
+const DefaultQueueWait = 5 * time.Second
+
+// DefaultMaxConcurrent is the default bound on concurrent calls: two per
+// CPU the process may use, at least 4. A call of a process or script tool
+// keeps a CPU busy, or a process, its memory and a thread waiting on it;
+// network calls mostly wait, and the floor leaves room for them on a small
+// machine.
+func DefaultMaxConcurrent() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 
 // Server is an MCP server over a set of tool files. It is safe for
 // concurrent use; one Server can serve stdio and HTTP at once.
@@ -67,6 +87,15 @@ type Server struct {
 
 	calls tracker
 	pool  *pool
+	// slots holds a token per call running that MaxConcurrent bounds.
+	slots chan struct{}
+	// refusals counts the calls refused at the limit; lastRefusalLog is
+	// when one was last logged (UnixNano), so that a flood logs a line
+	// every 10s, not one per call.
+	refusals       atomic.Int64
+	lastRefusalLog atomic.Int64
+	// waiting counts the calls waiting for a slot.
+	waiting atomic.Int64
 	// stop cancels every run still going when the grace period ends.
 	stop     context.Context
 	stopRuns context.CancelFunc
@@ -83,11 +112,18 @@ func New(opts Options) (*Server, error) {
 	if opts.Debounce <= 0 {
 		opts.Debounce = 100 * time.Millisecond
 	}
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = DefaultMaxConcurrent()
+	}
+	if opts.QueueWait == 0 {
+		opts.QueueWait = DefaultQueueWait
+	}
 	s := &Server{
 		opts:  opts,
 		log:   &logger{w: opts.Log},
 		tools: map[string]*tool{},
 		files: map[string]*fileState{},
+		slots: make(chan struct{}, opts.MaxConcurrent),
 	}
 	s.stop, s.stopRuns = context.WithCancel(context.Background())
 	s.pool = newPool(max(4, 2*runtime.GOMAXPROCS(0)))
@@ -126,13 +162,14 @@ func (s *Server) Tools() []string {
 // within the grace period. ServeHTTP calls it when its context ends;
 // ServeStdio drains by its own count of unanswered calls.
 func (s *Server) Shutdown(grace time.Duration) bool {
-	return s.drain(grace, true, s.calls.count)
+	return s.drain(grace, true, s.calls.count, nil)
 }
 
 // drain waits up to grace until pending() is 0, then cancels the runs
 // still going and waits a moment more. With refuse, calls that have not
-// started yet are answered with an error rather than run.
-func (s *Server) drain(grace time.Duration, refuse bool, pending func() int) bool {
+// started yet are answered with an error rather than run. A cut (may be
+// nil) ends the grace period when it fires.
+func (s *Server) drain(grace time.Duration, refuse bool, pending func() int, cut *cutter) bool {
 	if refuse {
 		s.calls.close()
 	}
@@ -141,26 +178,73 @@ func (s *Server) drain(grace time.Duration, refuse bool, pending func() int) boo
 	if n := pending(); n > 0 && refuse {
 		s.log.printf("shutting down: waiting up to %s for %d request(s) in flight", grace, n)
 	}
-	if waitFor(grace, func() bool { return pending() == 0 }) {
+	if waitFor(grace, cut.done(), func() bool { return pending() == 0 }) {
 		return true
 	}
-	s.log.printf("shutting down: cancelling the %d request(s) still running after %s", pending(), grace)
+	if n := pending(); n > 0 {
+		if why := cut.reason(); why != "" {
+			s.log.printf("shutting down: cancelling the %d request(s) still running: %s", n, why)
+		} else {
+			s.log.printf("shutting down: cancelling the %d request(s) still running after %s", n, grace)
+		}
+	}
 	s.calls.close()
 	s.stopRuns()
 	// Cancelled runs answer at once (the call handler does not wait for an
 	// executor that ignores its context), so this is short.
-	waitFor(2*time.Second, func() bool { return pending() == 0 })
+	waitFor(2*time.Second, nil, func() bool { return pending() == 0 })
 	return false
 }
 
-// waitFor polls cond until it holds or d has passed (shutdown only).
-func waitFor(d time.Duration, cond func() bool) bool {
+// A cutter ends a drain's grace period at once (a nil one never does).
+type cutter struct {
+	once sync.Once
+	c    chan struct{}
+	why  string // set before c is closed
+}
+
+func newCutter() *cutter { return &cutter{c: make(chan struct{})} }
+
+// cut ends the grace period; why says why in the log.
+func (c *cutter) cut(why string) {
+	c.once.Do(func() {
+		c.why = why
+		close(c.c)
+	})
+}
+
+func (c *cutter) done() <-chan struct{} {
+	if c == nil {
+		return nil
+	}
+	return c.c
+}
+
+func (c *cutter) reason() string {
+	if c == nil {
+		return ""
+	}
+	select {
+	case <-c.c:
+		return c.why
+	default:
+		return ""
+	}
+}
+
+// waitFor polls cond until it holds, d has passed or abort is closed
+// (shutdown only).
+func waitFor(d time.Duration, abort <-chan struct{}, cond func() bool) bool {
 	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(5 * time.Millisecond)
+		select {
+		case <-abort:
+			return false
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 	return true
 }

@@ -866,3 +866,30 @@ func TestHTTPWatch(t *testing.T) {
 		})
 	}
 }
+
+// TestStdioBatchConcurrent: the responses to a batch's calls, written
+// from several goroutines at once, make one array, written once.
+func TestStdioBatchConcurrent(t *testing.T) {
+	r := rawServe(t, copyTools(t), Options{})
+	var b strings.Builder
+	b.WriteString("[")
+	const n = 40
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"calc","arguments":{"expression":"%d+1"}}}`, i+1, i)
+	}
+	b.WriteString("]")
+	r.send(b.String())
+	got := r.recv()
+	var batch []map[string]any
+	if err := json.Unmarshal([]byte(got), &batch); err != nil || len(batch) != n {
+		t.Fatalf("batch answer (%d): %s", len(batch), truncate(got, 300))
+	}
+	// Nothing else comes: a ping is the next answer.
+	r.send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+	if got := r.recv(); got != `{"jsonrpc":"2.0","id":"p","result":{}}` {
+		t.Errorf("after the batch: %s", truncate(got, 300))
+	}
+}

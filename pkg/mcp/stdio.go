@@ -309,10 +309,14 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	c.wmu.Lock()
 	delete(c.calls, resp.ID)
 	b, inBatch := c.batches[resp.ID]
+	left := 0
 	if inBatch {
 		delete(c.batches, resp.ID)
 		b.responses[b.index[resp.ID]] = resp
 		b.left--
+		// Read under the lock: the responses of a batch are written from
+		// several goroutines, and only the last one writes the array.
+		left = b.left
 	}
 	c.wmu.Unlock()
 	if !inBatch {
@@ -322,7 +326,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		return c.writeRaw(data)
 	}
-	if b.left > 0 {
+	if left > 0 {
 		return nil
 	}
 	raws := make([]json.RawMessage, len(b.responses))

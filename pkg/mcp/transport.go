@@ -1,12 +1,15 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,6 +27,14 @@ const DefaultGrace = 10 * time.Second
 // SDK stops writing once its reader has seen EOF, so the EOF is held back
 // until they are answered. After EOF no call can come; after ctx's end new calls are
 // refused with an isError result.
+//
+// The grace period ends at once, cancelling the calls, when nobody reads
+// out any more (the client is gone: a pipe or socket whose other end is
+// closed), or when ctx ends after EOF: a client shuts a stdio server down
+// by "closing the input stream to the child process (the server)", then
+// "waiting for the server to exit, or sending SIGTERM if the server does
+// not exit within a reasonable time" (2025-06-18 basic/lifecycle#stdio),
+// so a signal after EOF means now.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, grace time.Duration) error {
 	in, restoreIn := pollable(in)
 	defer restoreIn()
@@ -31,7 +42,12 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, gr
 	defer restoreOut()
 	t := &lineTransport{w: out, srv: s}
 	gate := &eofGate{r: in}
-	gate.drain = func(refuse bool) { s.drain(grace, refuse, t.unanswered) }
+	cut := newCutter()
+	gate.drain = func(refuse bool) {
+		stop := watchReader(out, cut)
+		defer stop()
+		s.drain(grace, refuse, t.unanswered, cut)
+	}
 	t.r = gate
 	// The session ends when run is cancelled, which happens only after the
 	// calls in flight are answered: closing it earlier would drop them.
@@ -42,6 +58,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, gr
 	go func() {
 		select {
 		case <-ctx.Done():
+			if gate.sawEOF.Load() {
+				cut.cut("stopped while waiting for them after the end of stdin")
+			}
 			gate.drainOnce(true)
 			cancel()
 		case <-ended:
@@ -56,12 +75,46 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, gr
 	return err
 }
 
+// watchReader cuts the grace period short when out is a pipe or socket
+// whose reading end is closed: no answer can reach the client any more.
+// It watches until stop is called.
+func watchReader(out io.Writer, cut *cutter) (stop func()) {
+	g, ok := out.(interface{ readerGone() bool })
+	if !ok {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if g.readerGone() {
+				cut.cut("nobody reads stdout any more (the client is gone)")
+				return
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
 // eofGate passes reads through and, at EOF, first lets the server drain.
 type eofGate struct {
-	r     io.Reader
-	drain func(refuse bool)
-	once  sync.Once
-	eof   bool
+	r      io.Reader
+	drain  func(refuse bool)
+	once   sync.Once
+	eof    bool
+	sawEOF atomic.Bool // the reader has seen EOF (eof is the reader's own)
 }
 
 func (g *eofGate) Read(p []byte) (int, error) {
@@ -71,6 +124,7 @@ func (g *eofGate) Read(p []byte) (int, error) {
 	}
 	n, err := g.r.Read(p)
 	if err == io.EOF {
+		g.sawEOF.Store(true)
 		if n > 0 {
 			// The last requests are read (and counted) first.
 			g.eof = true
@@ -97,6 +151,50 @@ type HTTPOptions struct {
 	// TrustedOrigins are origins (scheme://host[:port]) allowed to call
 	// from a browser page of another origin.
 	TrustedOrigins []string
+	// MaxRequestBytes bounds a request's body (DefaultMaxRequestBytes when
+	// 0): a larger one is answered 413 without being read to its end.
+	MaxRequestBytes int64
+	// ReadTimeout bounds how long a client may take to send a request's
+	// body once its headers are in (DefaultReadTimeout when 0); the
+	// headers get min(ReadTimeout, 10s) (ServeHTTP). A slower client gets
+	// 408 and its connection is closed.
+	ReadTimeout time.Duration
+	// MaxConnections bounds the connections open at once (ServeHTTP;
+	// DefaultMaxConnections when 0); more wait to be accepted.
+	MaxConnections int
+}
+
+// Defaults of HTTPOptions.
+const (
+	// DefaultMaxRequestBytes is the SDK's own default: a tool call's
+	// arguments are far smaller, and the stdio transport's bound on a
+	// message (16 MiB) would let a remote client hold 16 MiB per
+	// connection.
+	DefaultMaxRequestBytes = sdk.DefaultMaxRequestBodyBytes
+	DefaultReadTimeout     = 30 * time.Second
+	DefaultMaxConnections  = 256
+	// maxHeaderTimeout bounds the read of a request's headers.
+	maxHeaderTimeout = 10 * time.Second
+	// maxHeaderBytes bounds a request's headers: an MCP request has a few
+	// short ones (Go's default is 1 MiB).
+	maxHeaderBytes = 64 << 10
+	// idleTimeout closes a kept-alive connection no request uses.
+	idleTimeout = 2 * time.Minute
+)
+
+func (o *HTTPOptions) defaults() {
+	if o.Path == "" {
+		o.Path = "/mcp"
+	}
+	if o.MaxRequestBytes <= 0 {
+		o.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if o.ReadTimeout <= 0 {
+		o.ReadTimeout = DefaultReadTimeout
+	}
+	if o.MaxConnections <= 0 {
+		o.MaxConnections = DefaultMaxConnections
+	}
 }
 
 // HTTPHandler returns the Streamable HTTP endpoint: stateless (every POST
@@ -108,16 +206,21 @@ type HTTPOptions struct {
 // (2025-06-18 basic/transports#security-warning). A request without
 // Origin (not from a browser) passes; a cross-origin browser request is
 // refused with 403 unless its origin is trusted.
+//
+// Each request's body is read whole first, within opts.ReadTimeout and
+// opts.MaxRequestBytes (see readBody), and a call ends — its processes
+// killed — when the client's connection closes, whatever the protocol
+// revision (the SDK's PropagateRequestCancellation covers 2026-07-28 and
+// later only).
 func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
-	if opts.Path == "" {
-		opts.Path = "/mcp"
-	}
+	opts.defaults()
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
 		// A client that disconnects cancels its call (2026-07-28 and later;
-		// older revisions cancel with notifications/cancelled).
+		// older revisions: withRequest below).
 		PropagateRequestCancellation: true,
+		MaxRequestBodyBytes:          opts.MaxRequestBytes,
 	})
 	cop := http.NewCrossOriginProtection()
 	for _, o := range opts.TrustedOrigins {
@@ -129,17 +232,81 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 		http.Error(w, "cross-origin request refused: origin "+r.Header.Get("Origin")+" is not trusted; start toolctl serve with --allow-origin "+r.Header.Get("Origin")+" to allow it", http.StatusForbidden)
 	}))
 	mux := http.NewServeMux()
-	mux.Handle(opts.Path, cop.Handler(h))
+	mux.Handle(opts.Path, withRequest(cop.Handler(h)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no MCP endpoint at "+r.URL.Path+"; the endpoint is "+opts.Path, http.StatusNotFound)
 	})
-	return mux, nil
+	return readBody(mux, opts.MaxRequestBytes, opts.ReadTimeout), nil
+}
+
+// readBody reads each request's body whole before next sees it, within
+// timeout and maxBytes, then lifts the connection's read deadline: a
+// client that sends its headers and then trickles the body (or never
+// sends it) is answered 408 and disconnected after timeout, one that sends
+// too much 413. The deadline must not outlive the read: the server's
+// background read, which notices a client going away, would take its
+// expiry for a disconnection and cancel the call (net/http lifts it too
+// when that read starts; TestHTTPLongCallOutlivesReadTimeout).
+func readBody(next http.Handler, maxBytes int64, timeout time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		// Not every ResponseWriter has deadlines (httptest's recorder):
+		// then the server's own timeouts are all there is.
+		hasDeadline := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
+		r.Body.Close()
+		if hasDeadline {
+			rc.SetReadDeadline(time.Time{})
+		}
+		var tooBig *http.MaxBytesError
+		var ne net.Error
+		switch {
+		case errors.As(err, &tooBig):
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("request body larger than %d bytes; send less, or start toolctl serve with a higher --max-request-size", tooBig.Limit), http.StatusRequestEntityTooLarge)
+			return
+		case errors.As(err, &ne) && ne.Timeout():
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("request body not received within %s; send the whole request at once (toolctl serve --read-timeout sets the limit)", timeout), http.StatusRequestTimeout)
+			return
+		case err != nil:
+			// The client went away or sent a malformed body (chunking).
+			w.Header().Set("Connection", "close")
+			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requestKey holds the context of the HTTP request a call came in.
+type requestKey struct{}
+
+// withRequest keeps the request's context where Server.call finds it: the
+// SDK hands its handlers a context with the request's values but, before
+// 2026-07-28, without its cancellation.
+func withRequest(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKey{}, r.Context())))
+	})
 }
 
 // ServeHTTP serves h on ln until ctx is done, then shuts down: calls in
 // flight get up to grace, then are cancelled; open streams are closed.
-func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+// opts bounds the connections and the time to read a request's headers
+// (as given to HTTPHandler); nothing bounds the write of a response, as
+// a call or a subscriptions/listen stream may last.
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, opts HTTPOptions, grace time.Duration) error {
+	opts.defaults()
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: min(maxHeaderTimeout, opts.ReadTimeout),
+		MaxHeaderBytes:    maxHeaderBytes,
+		IdleTimeout:       idleTimeout,
+	}
+	ln = limitListener(ln, opts.MaxConnections)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -165,6 +332,60 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler,
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	return nil
+}
+
+// limitListener accepts at most n connections open at once; Accept waits
+// for one to close beyond that (the kernel's backlog holds the rest).
+func limitListener(ln net.Listener, n int) net.Listener {
+	return &limitedListener{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+type limitedListener struct {
+	net.Listener
+	sem       chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+func (l *limitedListener) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+func (l *limitedListener) Close() error {
+	l.closeOnce.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
+
+// CloseWrite passes through to a TCP connection: net/http half-closes a
+// connection whose request body it did not read, so the client sees the
+// response before the reset.
+func (c *limitedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
 	}
 	return nil
 }
