@@ -41,6 +41,7 @@ func corpusSets(t *testing.T, corpus string) []corpusSet {
 		files = append(files, more...)
 		more, _ = filepath.Glob(filepath.Join(root, "*", "*.json*"))
 		files = append(files, more...)
+		t.Logf("read %d files from %s", len(files), root)
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -73,6 +74,7 @@ func corpusSets(t *testing.T, corpus string) []corpusSet {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Logf("read %d files from %s", len(set.Files), root)
 		for _, f := range set.Files {
 			if len(f.Tools) > 0 {
 				sets = append(sets, corpusSet{f.Path, f.Tools})

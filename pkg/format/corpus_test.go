@@ -74,6 +74,7 @@ func TestCorpora(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("read %d files from %s", len(files), corpusDir)
 	counts := map[string]int{}
 	for _, p := range files {
 		data, err := os.ReadFile(p)

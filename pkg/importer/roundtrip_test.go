@@ -72,6 +72,7 @@ func TestRoundTripMCP(t *testing.T) {
 		if len(files) == 0 {
 			t.Fatal("no tools.json files")
 		}
+		t.Logf("read %d files", len(files))
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			if err != nil {

@@ -66,6 +66,7 @@ func TestCorpora(t *testing.T) {
 				t.Fatal(err)
 			}
 			fs := Run(set, Config{})
+			t.Logf("read %d files from %s: %d findings", len(set.Files), tc.dir, len(fs))
 			got := countByRule(fs)
 			if got[ParseErrorID] != len(set.Errors()) {
 				t.Errorf("%d parse-error findings for %d load errors", got[ParseErrorID], len(set.Errors()))

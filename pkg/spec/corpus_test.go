@@ -50,6 +50,7 @@ func TestCorpora(t *testing.T) {
 				t.Fatal(err)
 			}
 			tools, errs := set.Tools(), set.Errors()
+			t.Logf("read %d files from %s: %d tools, %d errors", len(set.Files), tc.dir, len(tools), len(errs))
 			if len(set.Files) != tc.files || len(tools) != tc.tools || len(errs) != tc.errs {
 				t.Errorf("files/tools/errors = %d/%d/%d, want %d/%d/%d", len(set.Files), len(tools), len(errs), tc.files, tc.tools, tc.errs)
 			}

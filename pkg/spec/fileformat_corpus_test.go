@@ -23,6 +23,7 @@ func TestSchemaAcceptsCorpora(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("read %d files from %s", len(set.Files), corpusDir)
 	clean, unknown := 0, 0
 	for _, f := range set.Files {
 		if len(f.Errors) > 0 || len(f.Tools) == 0 {
