@@ -66,7 +66,8 @@ Anthropic numeric, length and array constraints) moves into the description.
 A tool whose schema still does not fit is refused with the path of the
 problem, and nothing is written; toolctl lint --target openai|anthropic
 reports the same problems. A tool file's own strict: false keeps that tool
-non-strict; strict: true makes it strict without the flag.
+non-strict, with a warning that says what strict mode would refuse in it;
+strict: true makes it strict without the flag.
 
 Output goes to stdout, or with -o to a file (written atomically; missing
 parent directories are created), or to a directory — a path ending in / or an existing directory — with one file per

@@ -124,6 +124,9 @@ func lintGate(app *App, set *spec.Set, paths []string, refusal, verb string) err
 
 // fileSet is the set of the one file that defines t (run lints only it).
 func fileSet(set *spec.Set, t *spec.Tool) *spec.Set {
+	if t.File != nil {
+		return &spec.Set{Files: []*spec.File{t.File}}
+	}
 	for _, f := range set.Files {
 		if slices.Contains(f.Tools, t) {
 			return &spec.Set{Files: []*spec.File{f}}
