@@ -180,9 +180,13 @@ func catalogueSummary(r *reader) {
 	if shared > 0 {
 		why = fmt.Sprintf("as %s in more than one server", plural(shared, "name is", "names are"))
 	}
+	are := "are"
+	if count == 1 {
+		are = "is"
+	}
 	r.warnings = append(r.warnings, &Diagnostic{File: r.src.name,
-		Msg: fmt.Sprintf("%s of %s are named SERVER%sTOOL (%q is imported as %q), %s; each entry.tool keeps the name the server publishes",
-			plural(count, "tool", "tools"), plural(len(servers), "server", "servers"), catalogueSep, example.SourceName, catalogueName(example.server, example.SourceName), why)})
+		Msg: fmt.Sprintf("%s of %s %s named SERVER%sTOOL (%q is imported as %q), %s; each entry.tool keeps the name the server publishes",
+			plural(count, "tool", "tools"), plural(len(servers), "server", "servers"), are, catalogueSep, example.SourceName, catalogueName(example.server, example.SourceName), why)})
 }
 
 func plural(n int, one, many string) string {

@@ -84,6 +84,7 @@ func TestCatalogueOneServer(t *testing.T) {
 	if len(res.Tools) != 1 || res.Tools[0].Tool.Name != "time__get_current_time" || res.Tools[0].Tool.Entry.Tool != "get_current_time" {
 		t.Fatalf("got %+v", res.Tools)
 	}
+	wantContains(t, warningsText(res), `in.json: 1 tool of 1 server is named SERVER__TOOL ("get_current_time" is imported as "time__get_current_time"), so that names stay unique when more servers are added`)
 }
 
 // Shapes close to a catalogue that are not one stay what they were.

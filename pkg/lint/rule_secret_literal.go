@@ -65,10 +65,17 @@ Good:
 			check("/entry/body", "entry.body", s, false)
 		}
 		check("/entry/code", "entry.code", e.Code, false)
-		for i, a := range e.Command {
-			check("/entry/command/"+strconv.Itoa(i), "entry.command", a, false)
+		argv := func(ptr, where string, args []string) {
+			for i, a := range args {
+				// The value of a sensitive option (--api-key VALUE) is a
+				// credential whatever it looks like.
+				keyed := i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && sensitiveName(args[i-1])
+				check(ptr+"/"+strconv.Itoa(i), where, a, keyed)
+			}
 		}
+		argv("/entry/command", "entry.command", e.Command)
 		check("/entry/server", "entry.server", e.Server, false)
+		argv("/entry/server", "entry.server", e.ServerArgs)
 	},
 })
 
