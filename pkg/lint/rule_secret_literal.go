@@ -12,7 +12,7 @@ import (
 var _ = register(&Rule{
 	ID:          "secret-literal",
 	Severity:    Error,
-	Description: "No literal credentials in entry headers, url, query, body, code or command; use ${ENV}.",
+	Description: "No literal credentials in entry headers, url, query, body, code, command or server; use ${ENV}.",
 	Explain: `A key committed in a tool file is a leaked key: it is in the history, in every
 export and in every log. Read it from the environment at run time (or bind
 the parameter to an env var).
