@@ -19,6 +19,7 @@ type docsOptions struct {
 	output string
 	format string
 	check  bool
+	noLint bool
 }
 
 const docsLong = `Write a reference of the tools (default: the tools directory) to DIR: an
@@ -43,9 +44,18 @@ line are never overwritten or removed (a hand-written DIR/index.md stops the
 run), nor are symlinks and other non-regular files. Each page
 is written atomically.
 
+Before writing (or checking), the tools are linted with the settings of
+.toolctl.yaml, as toolctl serve does: a file with lint errors is refused with
+its findings and nothing is written. The config decides what blocks (rules
+turned off or set to warning, overrides, inline ignores, lint.ignore);
+warnings do not block and are not printed. Rules over the whole set
+(name-unique, reference-unknown) are left to toolctl lint: a related tool
+left out of the paths is named "not documented here". --no-lint documents
+the tools anyway.
+
 Exit codes: 0 written (or up to date with --check); 1 stale docs with
---check, or problems in tool files (a file that does not load, two tools
-with one name; nothing is written); 2 usage or I/O error.`
+--check, or problems in tool files (a file that does not load, lint errors,
+two tools with one name; nothing is written); 2 usage or I/O error.`
 
 func newCmdDocs(app *App) *cobra.Command {
 	opts := &docsOptions{app: app}
@@ -82,6 +92,7 @@ func newCmdDocs(app *App) *cobra.Command {
 	f.StringVarP(&opts.output, "output", "o", "", "write the pages to `DIR` (created if missing)")
 	f.StringVar(&opts.format, "format", string(docs.Markdown), "page format: "+strings.Join(formats, ", "))
 	f.BoolVar(&opts.check, "check", false, "write nothing; exit 1 when the docs in DIR are not what would be written")
+	f.BoolVar(&opts.noLint, "no-lint", false, "document the tools without linting them first (lint errors stop the run otherwise)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("output")
 	return cmd
@@ -111,6 +122,12 @@ func runDocs(opts *docsOptions) error {
 	tools := set.Tools()
 	if len(tools) == 0 {
 		return usageError(fmt.Errorf("no tools to document in %s (toolctl reads .yaml, .yml and .json files)", strings.Join(opts.paths, ", ")))
+	}
+	// Docs of a file lint rejects would document what it does not say.
+	if !opts.noLint {
+		if err := lintGate(app, set, opts.paths, "no docs "+docsVerb(opts), "document them"); err != nil {
+			return err
+		}
 	}
 	files, err := docs.Generate(tools, docs.Options{Format: format, Dir: opts.output})
 	var conflict *docs.Error

@@ -22,6 +22,7 @@ type exportOptions struct {
 	level    int
 	legacy   bool
 	envelope bool
+	noLint   bool
 }
 
 const exportLong = `Export tools (default: the tools directory) in the format an LLM API or a
@@ -65,15 +66,25 @@ Anthropic numeric, length and array constraints) moves into the description.
 A tool whose schema still does not fit is refused with the path of the
 problem, and nothing is written; toolctl lint --target openai|anthropic
 reports the same problems. A tool file's own strict: false keeps that tool
-non-strict; strict: true makes it strict without the flag.
+non-strict, with a warning that says what strict mode would refuse in it;
+strict: true makes it strict without the flag.
 
 Output goes to stdout, or with -o to a file (written atomically; missing
 parent directories are created), or to a directory — a path ending in / or an existing directory — with one file per
 tool named after it (NAME.json, NAME.yaml for yaml, NAME.txt for prompt).
 
+Before exporting, the tools are linted with the settings of .toolctl.yaml, as
+toolctl serve does: a file with lint errors (an unknown field such as
+paramters:, a typo in a schema) is refused with its findings and nothing is
+written. The config decides what blocks (rules turned off or set to warning,
+overrides, inline ignores, lint.ignore); warnings do not block and are not
+printed (toolctl lint shows them). Rules over the whole set (name-unique,
+reference-unknown) are left to toolctl lint, since any subset of a tools
+directory can be exported. --no-lint exports anyway.
+
 Exit codes: 0 exported; 1 problems in tool files (a file that does not load,
-a tool refused by --strict, two tools with one name; nothing is written);
-2 usage or I/O error.`
+lint errors, a tool refused by --strict, two tools with one name; nothing is
+written); 2 usage or I/O error.`
 
 func newCmdExport(app *App) *cobra.Command {
 	opts := &exportOptions{app: app}
@@ -119,6 +130,7 @@ func newCmdExport(app *App) *cobra.Command {
 	f.IntVar(&opts.level, "level", 1, "prompt level: 1 a line per tool, 2 everything get_tool_info returns")
 	f.BoolVar(&opts.legacy, "legacy", false, "gemini: the OpenAPI-subset parameters form instead of parametersJsonSchema")
 	f.BoolVar(&opts.envelope, "envelope", false, "mcp: wrap the tools as a tools/list result {tools: [...]}")
+	f.BoolVar(&opts.noLint, "no-lint", false, "export without linting first (lint errors refuse the export otherwise)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("level", cobra.FixedCompletions([]string{"1", "2"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -143,6 +155,13 @@ func runExport(opts *exportOptions, eo export.Options) error {
 	tools := set.Tools()
 	if len(tools) == 0 {
 		return usageError(fmt.Errorf("no tools to export in %s (toolctl reads .yaml, .yml and .json files)", strings.Join(opts.paths, ", ")))
+	}
+	// What lint rejects (paramters: for parameters, say) would export as a
+	// tool without it: refuse, as serve does.
+	if !opts.noLint {
+		if err := lintGate(app, set, opts.paths, "nothing exported", "export"); err != nil {
+			return err
+		}
 	}
 	res, err := export.Build(tools, eo)
 	var refused *export.Error

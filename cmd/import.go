@@ -50,7 +50,10 @@ Sources (--from, default auto: detected from the shape of the input):
              nullable, ...) are converted to JSON Schema, parametersJsonSchema
              is kept as is
   mcp        a tools/list result {tools: [...]} (or its JSON-RPC response), a
-             list of tools or one tool; Docker MCP registry tools.json too
+             list of tools or one tool; Docker MCP registry tools.json too;
+             a catalogue of servers [{name, config: {mcpServers}, tools:
+             {SERVER: {tools: [...]}}}] (LiveMCPBench): every tool, named
+             SERVER__TOOL, with an mcp entry from the server's config
   bfcl       Berkeley Function Calling Leaderboard function docs, one per line
              (JSON Lines) or in a list; dict, float, tuple, any and the
              Java/JavaScript type names are converted to JSON Schema types

@@ -37,6 +37,7 @@ type runOptions struct {
 	root    string
 	python  string
 	help    bool
+	noLint  bool
 	// params are the values of the flags generated from the input schema.
 	params map[string]any
 }
@@ -56,13 +57,21 @@ The result goes to stdout (JSON on a pipe; on a terminal strings print as they
 are), diagnostics to stderr. Values bound from the environment or substituted
 from ${ENV} are printed as *** everywhere.
 
+Before running, the tool's own file is linted with the settings of
+.toolctl.yaml, as toolctl serve lints what it serves: lint errors refuse the
+tool (exit 1) with the findings, and nothing runs. The config decides what
+blocks (rules turned off or set to warning, overrides, inline ignores,
+lint.ignore); warnings neither block nor print. Only that file is linted, so
+rules over the whole set (name-unique, reference-unknown) are left to
+toolctl lint. --no-lint runs the tool anyway.
+
 Defaults when the tool's runtime section leaves them out: timeout 30s; retries
 2 for tools that use the network (http, mcp, http_request, llm_call) and 0 for
 local code; retry_delay 1s, max_delay 30s, exponential backoff.
 
 Exit codes:
   0  the tool returned a result
-  1  the tool's file has errors (toolctl lint shows them)
+  1  the tool's file has errors or lint errors (toolctl lint shows them)
   2  usage: bad flag or argument, unknown tool, invalid config
   3  ValidationError: the input does not match the input schema, or a bound
      value is missing; nothing was executed
@@ -106,6 +115,7 @@ func newCmdRun(app *App) *cobra.Command {
 	f.Var(&opts.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
 	f.StringVar(&opts.root, "root", "", "directory file_reader is confined to (default: the working directory)")
 	f.StringVar(&opts.python, "python", "", "Python interpreter for python entries that name none (default python3)")
+	f.BoolVar(&opts.noLint, "no-lint", false, "run the tool without linting its file first (lint errors refuse it otherwise)")
 	f.BoolVarP(&opts.help, "help", "h", false, "help for run, or for a tool's parameters with NAME")
 	return cmd
 }
@@ -153,6 +163,15 @@ func runRun(opts *runOptions, args []string) error {
 	if errs := t.Errors(); len(errs) > 0 {
 		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
 		return &exitError{ExitProblems, fmt.Errorf("tool %q cannot run: its file has errors (above); fix them or run 'toolctl lint %s'", t.Name, t.Path())}
+	}
+	// The lint gate, on the tool's own file only, before its flags are
+	// parsed: a parameter lint finds misspelt (paramters:) has no flag, and
+	// the lint error, not "unknown flag", is what to report. --help still
+	// shows the flags. (The prescan has set --no-lint and --help.)
+	if !opts.noLint && !opts.help {
+		if err := lintGate(app, fileSet(set, t), opts.paths, fmt.Sprintf("tool %q cannot run", t.Name), "run it"); err != nil {
+			return err
+		}
 	}
 
 	// Now parse every flag, the tool's parameters included.

@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/lint"
-	"github.com/toolctl/toolctl/pkg/lint/report"
 	"github.com/toolctl/toolctl/pkg/mcp"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -196,16 +194,9 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 		if err != nil {
 			return usageError(err)
 		}
-		check = func(set *spec.Set) map[string]string { return serveLint(app, set, cfg, ignore) }
+		check = func(set *spec.Set) map[string]string { return lintErrors(app, set, cfg, ignore, lintSet) }
 		if bad := check(set); len(bad) > 0 {
-			names := make([]string, 0, len(bad))
-			for p := range bad {
-				names = append(names, p)
-			}
-			slices.Sort(names)
-			for _, p := range names {
-				fmt.Fprint(app.IO.ErrOut, bad[p])
-			}
+			printLintErrors(app, bad)
 			return &exitError{ExitProblems, fmt.Errorf("not serving: lint found errors in %s (above); fix them (toolctl lint %s), or pass --no-lint to serve anyway", lint.Plural(len(bad), "file", "files"), strings.Join(paths, " "))}
 		}
 	}
@@ -369,44 +360,4 @@ func unwrapListenError(err error) error {
 		return oe.Err
 	}
 	return err
-}
-
-// serveLint lints the served files that lint.ignore does not exclude and
-// returns, for each file with error findings, those findings rendered as
-// toolctl lint prints them.
-func serveLint(app *App, set *spec.Set, cfg lint.Config, ignore []string) map[string]string {
-	sub := &spec.Set{}
-	for _, f := range set.Files {
-		if !ignored(app.configFile, ignore, f.Path) {
-			sub.Files = append(sub.Files, f)
-		}
-	}
-	byFile := map[string][]lint.Finding{}
-	for _, f := range lint.Run(sub, cfg) {
-		if f.Severity >= lint.Error {
-			byFile[f.File] = append(byFile[f.File], f)
-		}
-	}
-	if len(byFile) == 0 {
-		return nil
-	}
-	byPath := make(map[string]*spec.File, len(set.Files))
-	for _, f := range set.Files {
-		byPath[f.Path] = f
-	}
-	cwd, _ := os.Getwd()
-	out := make(map[string]string, len(byFile))
-	for path, findings := range byFile {
-		var b strings.Builder
-		report.Write(&b, "text", findings, report.Summary{Files: []string{path}}, report.Options{
-			Color:   app.ColorErr,
-			Source:  func(p string) *spec.File { return byPath[p] },
-			Root:    cwd,
-			Version: currentBuild().Version,
-			Rules:   lint.Rules(),
-			Quiet:   true,
-		})
-		out[path] = b.String()
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package export
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -75,7 +76,7 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 	var ws []Warning
 	if t.Strict != nil {
 		if opts.Strict && !*t.Strict {
-			ws = append(ws, Warning{Tool: t.Name, Message: "exported without strict mode: the tool sets strict: false", Source: t})
+			ws = append(ws, optOutWarning(t, kind, s))
 		}
 		strict, fromFile = *t.Strict, *t.Strict && !opts.Strict
 	}
@@ -87,6 +88,42 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 		}
 		return s, false, ws, nil
 	}
+	out, strictWs, ps := strictTransform(t, kind, s, fromFile)
+	return out, true, append(ws, strictWs...), ps
+}
+
+// OptOutNote starts the warning about a tool exported without strict mode
+// under --strict because its file sets strict: false.
+const OptOutNote = "exported without strict mode: the tool sets strict: false"
+
+// optOutWarning says which tool --strict leaves non-strict and why: the
+// tool's strict: false, and what strict mode would refuse in its schema
+// (or that nothing would, so the opt-out can go).
+func optOutWarning(t *spec.Tool, kind strictKind, s *spec.Map) Warning {
+	_, _, ps := strictTransform(t, kind, s, false)
+	msg := OptOutNote
+	if len(ps) == 0 {
+		msg += ", though its schema fits strict mode; remove strict: false to make it strict"
+	} else {
+		// The problem's first clause names the place and what is wrong.
+		why, _, _ := strings.Cut(ps[0].Message, "; ")
+		msg += ", as strict mode would refuse it: " + why
+		if len(ps) > 1 {
+			more := "problem"
+			if len(ps) > 2 {
+				more += "s"
+			}
+			msg += fmt.Sprintf(" (and %d other %s)", len(ps)-1, more)
+		}
+	}
+	return Warning{Tool: t.Name, Message: msg, Source: t}
+}
+
+// strictTransform makes the input schema s of t strict for kind and
+// checks the result: the schema, the warnings (keywords moved into the
+// description, advisories) and the problems that refuse the tool.
+func strictTransform(t *spec.Tool, kind strictKind, s *spec.Map, fromFile bool) (*spec.Map, []Warning, []Problem) {
+	var ws []Warning
 	out, tr := strictSchema(kind, s)
 	target := compat.OpenAI
 	if kind == strictAnthropic {
@@ -127,13 +164,13 @@ func strictInput(t *spec.Tool, kind strictKind, opts Options) (*spec.Map, bool, 
 	}
 	if len(ps) > 0 {
 		sortProblems(t, ps)
-		return nil, true, append(ws, advisories...), ps
+		return nil, append(ws, advisories...), ps
 	}
 	if len(tr.moved) > 0 {
 		ws = append(ws, Warning{Tool: t.Name, Message: "strict mode cannot enforce " + andList(tr.moved) + "; moved into the description",
 			Rule: target + "-strict-schema", Source: t, Places: tr.movedAt})
 	}
-	return out, true, append(ws, advisories...), nil
+	return out, append(ws, advisories...), nil
 }
 
 // problemWarning is an advisory compat problem as an export warning, at

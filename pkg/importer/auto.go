@@ -17,7 +17,8 @@ import (
 //   - gemini: functionDeclarations, parametersJsonSchema, or parameters
 //     whose type is upper case (OBJECT);
 //   - mcp: inputSchema, outputSchema, annotations, or Docker's arguments
-//     list; a JSON-RPC response;
+//     list; a JSON-RPC response; a catalogue of servers {name, tools:
+//     {SERVER: {tools: [...]}}} (catalogue.go);
 //   - bfcl: parameters (or response) of type dict, or a question record
 //     with a function list;
 //   - a bare {name, description, parameters} with a JSON Schema is an
@@ -74,6 +75,10 @@ func (v *voter) container(x any, at loc) {
 			v.container(item, at.index(i))
 		}
 	case *spec.Map:
+		if isCatalogueServer(x) {
+			v.vote(MCP, at.key("tools"), "a catalogue of MCP servers with their tools")
+			return
+		}
 		if x.Has("name") {
 			v.tool(x, at)
 			return

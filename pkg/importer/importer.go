@@ -71,6 +71,9 @@ type Tool struct {
 	SourceName string
 	// Pos is where the tool is in the input (zero for a live server).
 	Pos spec.Pos
+	// server is the server of a catalogue the tool is listed under
+	// (catalogue.go), whose name prefixes the tool's.
+	server string
 }
 
 // Result is what an import read.
@@ -419,10 +422,14 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // mapNames gives every tool a valid toolctl name, warns about each
 // mapping, and reports two tools that end up with the same name.
 func mapNames(r *reader) {
+	catalogueSummary(r)
 	byName := map[string][]*Tool{}
 	for _, t := range r.tools {
 		name := ToolName(t.SourceName)
-		if name != t.SourceName {
+		if t.server != "" {
+			name = catalogueName(t.server, t.SourceName)
+		}
+		if ToolName(t.SourceName) != t.SourceName {
 			r.warnings = append(r.warnings, &Diagnostic{File: r.src.name, Pos: t.Pos, Tool: t.SourceName,
 				Msg: fmt.Sprintf("tool %q is imported as %q: toolctl names are snake_case (^[a-z][a-z0-9_]*$, at most 64 characters)", t.SourceName, name)})
 		}

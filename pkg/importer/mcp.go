@@ -13,7 +13,8 @@ import (
 //   - a list of Tools, or one Tool {name, title?, description?,
 //     inputSchema, outputSchema?, annotations?, icons?, _meta?};
 //   - Docker's MCP registry tools.json, whose tools may give their
-//     parameters in a compact list instead of inputSchema (dockerArguments).
+//     parameters in a compact list instead of inputSchema (dockerArguments);
+//   - a catalogue of servers with their tools (catalogue.go).
 //
 // inputSchema and outputSchema are kept as written; title, annotations and
 // _meta are kept; the first icon's src becomes icon.
@@ -21,8 +22,12 @@ import (
 func readMCP(r *reader, v any, at loc) {
 	switch v := v.(type) {
 	case []any:
-		r.each(v, at, "tool", mcpTool)
+		r.each(v, at, "tool", mcpItem)
 	case *spec.Map:
+		if isCatalogueServer(v) {
+			readCatalogueServer(r, v, at)
+			return
+		}
 		if !v.Has("name") {
 			if res, ok := v.GetMap("result"); ok && v.Has("jsonrpc") {
 				readMCP(r, res, at.key("result"))
@@ -43,6 +48,15 @@ func readMCP(r *reader, v any, at loc) {
 	default:
 		r.errorf(at, "expected an MCP tool, a list of tools or a tools/list result {tools: [...]}, got %s", kindOf(v))
 	}
+}
+
+// mcpItem reads an item of a list: a tool, or a server of a catalogue.
+func mcpItem(r *reader, m *spec.Map, at loc) {
+	if isCatalogueServer(m) {
+		readCatalogueServer(r, m, at)
+		return
+	}
+	mcpTool(r, m, at)
 }
 
 var mcpKeys = map[string]bool{

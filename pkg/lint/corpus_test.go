@@ -50,8 +50,8 @@ func TestCorpora(t *testing.T) {
 		// files, and the constraints: {min, max} of three of their
 		// parameter items (neither toolctl nor JSON Schema: the bounds are
 		// never enforced).
-		{"feagent", map[string]int{"description-trailing-whitespace": 5, "description-when": 11, "entry-field-missing": 1, "entry-javascript-invalid": 1, "entry-required": 2, "field-unknown": 7, "name-category-prefix": 2, "name-unique": 7, "param-default-missing": 10}},
-		{"openakita/builtin", map[string]int{"description-max-length": 70, "description-third-person": 56, "description-when": 34, "example-params-invalid": 1, "field-unknown": 1, "name-category-prefix": 7, "param-default-missing": 139, "reference-unknown": 1}},
+		{"feagent", map[string]int{"description-trailing-whitespace": 5, "description-when": 11, "entry-field-missing": 1, "entry-javascript-invalid": 1, "entry-required": 2, "field-unknown": 7, "name-category-prefix": 2, "name-unique": 7, "param-default-missing": 10, "param-required-default": 1}},
+		{"openakita/builtin", map[string]int{"description-max-length": 70, "description-third-person": 56, "description-when": 34, "example-params-invalid": 1, "field-unknown": 1, "name-category-prefix": 7, "param-default-missing": 139, "param-required-default": 2, "reference-unknown": 1}},
 		{"openakita/mcps", map[string]int{"description-when": 15, "param-default-missing": 5, "parse-error": 3}},
 		{"openakita/mcp-server-exposed", map[string]int{"description-when": 3}},
 		{"graph-agent/json", map[string]int{"description-max-length": 1, "description-third-person": 1, "description-trailing-whitespace": 1, "description-when": 7, "field-unknown": 59, "name-matches-file": 1, "parse-error": 1}},

@@ -12,7 +12,7 @@ import (
 var _ = register(&Rule{
 	ID:          "secret-literal",
 	Severity:    Error,
-	Description: "No literal credentials in entry headers, url, query, body, code or command; use ${ENV}.",
+	Description: "No literal credentials in entry headers, url, query, body, code, command or server; use ${ENV}.",
 	Explain: `A key committed in a tool file is a leaked key: it is in the history, in every
 export and in every log. Read it from the environment at run time (or bind
 the parameter to an env var).
@@ -65,10 +65,17 @@ Good:
 			check("/entry/body", "entry.body", s, false)
 		}
 		check("/entry/code", "entry.code", e.Code, false)
-		for i, a := range e.Command {
-			check("/entry/command/"+strconv.Itoa(i), "entry.command", a, false)
+		argv := func(ptr, where string, args []string) {
+			for i, a := range args {
+				// The value of a sensitive option (--api-key VALUE) is a
+				// credential whatever it looks like.
+				keyed := i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && sensitiveName(args[i-1])
+				check(ptr+"/"+strconv.Itoa(i), where, a, keyed)
+			}
 		}
+		argv("/entry/command", "entry.command", e.Command)
 		check("/entry/server", "entry.server", e.Server, false)
+		argv("/entry/server", "entry.server", e.ServerArgs)
 	},
 })
 

@@ -1,0 +1,136 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/lint/report"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// The lint gate: serve, export, docs and run lint the tools they use with
+// the settings of .toolctl.yaml (rules turned off or downgraded, overrides,
+// inline ignores, lint.ignore) and refuse tools with lint errors, so that a
+// file lint rejects (an unknown field such as paramters:, a schema typo) is
+// never served, exported, documented or run as if it were fine. Warnings do
+// not block and are not printed: toolctl lint shows them. --no-lint skips
+// the gate.
+
+// lintScope says which rules the gate applies.
+type lintScope int
+
+const (
+	// lintSet applies every enabled rule, those over the whole set
+	// (name-unique, reference-unknown) included: serve, whose set is what
+	// a client gets.
+	lintSet lintScope = iota
+	// lintEachFile applies the rules that judge one file or one tool on
+	// its own (parse errors and the per-tool rules). export, docs and run
+	// take any subset of a tools directory, where a reference to a tool
+	// left out is fine (docs names it "not documented here"), and export
+	// and docs refuse two tools with one name themselves.
+	lintEachFile
+)
+
+// lintErrors lints the files of set that lint.ignore does not exclude and
+// returns, for each file with error findings, those findings rendered as
+// toolctl lint prints them.
+func lintErrors(app *App, set *spec.Set, cfg lint.Config, ignore []string, scope lintScope) map[string]string {
+	sub := &spec.Set{}
+	for _, f := range set.Files {
+		if !ignored(app.configFile, ignore, f.Path) {
+			sub.Files = append(sub.Files, f)
+		}
+	}
+	if len(sub.Files) == 0 {
+		return nil
+	}
+	byFile := map[string][]lint.Finding{}
+	for _, f := range lint.Run(sub, cfg) {
+		if f.Severity < lint.Error {
+			continue
+		}
+		if scope == lintEachFile {
+			if r, ok := lint.Lookup(f.Rule); ok && r.Set != nil {
+				continue
+			}
+		}
+		byFile[f.File] = append(byFile[f.File], f)
+	}
+	if len(byFile) == 0 {
+		return nil
+	}
+	byPath := make(map[string]*spec.File, len(set.Files))
+	for _, f := range set.Files {
+		byPath[f.Path] = f
+	}
+	cwd, _ := os.Getwd()
+	out := make(map[string]string, len(byFile))
+	for path, findings := range byFile {
+		var b strings.Builder
+		report.Write(&b, "text", findings, report.Summary{Files: []string{path}}, report.Options{
+			Color:   app.ColorErr,
+			Source:  func(p string) *spec.File { return byPath[p] },
+			Root:    cwd,
+			Version: currentBuild().Version,
+			Rules:   lint.Rules(),
+			Quiet:   true,
+		})
+		out[path] = b.String()
+	}
+	return out
+}
+
+// printLintErrors prints what lintErrors returned, in file order.
+func printLintErrors(app *App, bad map[string]string) {
+	names := make([]string, 0, len(bad))
+	for p := range bad {
+		names = append(names, p)
+	}
+	slices.Sort(names)
+	for _, p := range names {
+		fmt.Fprint(app.IO.ErrOut, bad[p])
+	}
+}
+
+// lintGate is the gate of export, docs and run: it lints the files of set
+// (scope lintEachFile) and, when some have errors, prints the findings and
+// returns an exit-1 error "<refusal>: lint found errors in N files (above);
+// fix them (toolctl lint FILES), or pass --no-lint to <verb> anyway". FILES
+// are the files with errors, or the paths given when there are many.
+func lintGate(app *App, set *spec.Set, paths []string, refusal, verb string) error {
+	cfg, ignore, err := app.lintConfig()
+	if err != nil {
+		return usageError(err)
+	}
+	bad := lintErrors(app, set, cfg, ignore, lintEachFile)
+	if len(bad) == 0 {
+		return nil
+	}
+	printLintErrors(app, bad)
+	if len(bad) <= 3 {
+		paths = make([]string, 0, len(bad))
+		for p := range bad {
+			paths = append(paths, p)
+		}
+		slices.Sort(paths)
+	}
+	return &exitError{ExitProblems, fmt.Errorf("%s: lint found errors in %s (above); fix them (toolctl lint %s), or pass --no-lint to %s anyway",
+		refusal, lint.Plural(len(bad), "file", "files"), strings.Join(paths, " "), verb)}
+}
+
+// fileSet is the set of the one file that defines t (run lints only it).
+func fileSet(set *spec.Set, t *spec.Tool) *spec.Set {
+	if t.File != nil {
+		return &spec.Set{Files: []*spec.File{t.File}}
+	}
+	for _, f := range set.Files {
+		if slices.Contains(f.Tools, t) {
+			return &spec.Set{Files: []*spec.File{f}}
+		}
+	}
+	return &spec.Set{}
+}
