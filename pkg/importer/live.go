@@ -20,6 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolctl/toolctl/internal/testhook"
 	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -58,7 +59,7 @@ const maxPages = 10000
 // (OpenAI emits arguments in schema key order, and a diff of the files
 // would reorder every schema), so the raw tools/list results are read off
 // the wire beside the SDK and the SDK's own list is only the cross-check.
-func ImportServer(ctx context.Context, opts ServerOptions) (*Result, error) {
+func ImportServer(ctx context.Context, opts ServerOptions) (res *Result, err error) {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
@@ -68,6 +69,8 @@ func ImportServer(ctx context.Context, opts ServerOptions) (*Result, error) {
 		defer cancel()
 	}
 	c := &liveConn{opts: opts, wire: &wire{}}
+	defer recoverInput(c.name(), &res, &err)
+	testhook.Check("import", c.name())
 	if err := c.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -96,7 +99,7 @@ func ImportServer(ctx context.Context, opts ServerOptions) (*Result, error) {
 		warnings = append(warnings, &Diagnostic{File: c.name(), Msg: "the raw tools/list answers could not be read; schema keys are in alphabetical order instead of the server's"})
 	}
 	src := &source{name: c.name(), docs: []any{raw}, offsets: map[loc]int{}}
-	res, err := importSource(src, MCP)
+	res, err = importSource(src, MCP)
 	if err != nil {
 		return res, err
 	}

@@ -173,6 +173,7 @@ func FuzzParseFile(f *testing.F) {
 		"name: a\ndescription: d\nparameters:\n  - name: x\n    type: string\n",
 		"{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"}}",
 		"- {name: a}\n- b\n", "tools: [{name: x, returns: {a: string}}]", "a: &x [*x]", "<<: {name: q}",
+		"\r0", // a lone CR: a line break for yaml.v3 (a panic in runeCheckpoints once)
 	} {
 		f.Add([]byte(s))
 	}
@@ -182,9 +183,17 @@ func FuzzParseFile(f *testing.F) {
 			_ = tool.ToMap()
 			_ = tool.Span("/input_schema/properties/x/type")
 			_ = tool.KeySpan("/examples/0/params/x")
+			_ = tool.Where()
 		}
 		for _, e := range file.Errors {
 			_ = e.Error()
+			// ParseFile recovers panics; the fuzzer must still see them.
+			if strings.Contains(e.Msg, "internal error") {
+				t.Fatalf("%v\n%q", e, data)
+			}
+			if p := e.Span.Start; p.Line > file.LineCount() {
+				t.Errorf("%v: line %d of %d\n%q", e, p.Line, file.LineCount(), data)
+			}
 		}
 	})
 }

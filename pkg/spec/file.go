@@ -16,10 +16,14 @@ import (
 
 	goccy "github.com/goccy/go-yaml"
 	goccyparser "github.com/goccy/go-yaml/parser"
+	"github.com/toolctl/toolctl/internal/testhook"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 	"gopkg.in/yaml.v3"
 )
+
+// bom is the UTF-8 byte order mark.
+var bom = []byte("\xef\xbb\xbf")
 
 // MaxFileSize bounds what toolctl reads as one tool file. Real tool files are
 // kilobytes; the largest real catalogue we know (LiveMCPBench) is 1.1 MB.
@@ -112,9 +116,19 @@ func (t *Tool) root() *yaml.Node {
 // ParseFile parses the tools in data. It never fails as a whole: problems
 // are collected in File.Errors with their positions, and every tool that
 // could be read is in File.Tools.
-func ParseFile(path string, data []byte) *File {
-	f := &File{Path: path, Data: data}
+//
+// A panic while parsing (a bug in toolctl or a library) does not escape:
+// it becomes an internal error of the file, which then defines no tools.
+func ParseFile(path string, data []byte) (f *File) {
+	f = &File{Path: path, Data: data}
 	d := &decoder{file: f}
+	defer func() {
+		if p := recover(); p != nil {
+			f.Tools = nil
+			f.Errors = append(append(f.Errors, d.errs...), f.internalError(p))
+		}
+	}()
+	testhook.Check("parse", path)
 	f.parse(d)
 	f.Errors = append(f.Errors, d.errs...)
 	return f
@@ -284,16 +298,41 @@ func ContainerTools(n *yaml.Node) *yaml.Node {
 
 // --- positions ----------------------------------------------------------
 
+// lines breaks the text where yaml.v3 counts a new line, so that the line
+// of every node it (or the JSON parser) reports exists here: at LF, CR LF,
+// a lone CR (old Mac line ends), and NEL, LS and PS (U+0085, U+2028,
+// U+2029), which YAML 1.1 counts as line breaks too.
 func (f *File) lines() []int {
 	f.linesOnce.Do(func() {
+		data := f.Source()
 		f.lineStart = append(f.lineStart, 0)
-		for i, b := range f.Source() {
-			if b == '\n' {
+		for i, b := range data {
+			switch b {
+			case '\n':
 				f.lineStart = append(f.lineStart, i+1)
+			case '\r':
+				if i+1 == len(data) || data[i+1] != '\n' {
+					f.lineStart = append(f.lineStart, i+1)
+				}
+			case 0xC2, 0xE2:
+				if n := unusualBreak(data[i:]); n > 0 {
+					f.lineStart = append(f.lineStart, i+n)
+				}
 			}
 		}
 	})
 	return f.lineStart
+}
+
+// unusualBreak is the length of the NEL, LS or PS that b starts with, or 0.
+func unusualBreak(b []byte) int {
+	switch {
+	case len(b) >= 2 && b[0] == 0xC2 && b[1] == 0x85:
+		return 2
+	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x80 && (b[2] == 0xA8 || b[2] == 0xA9):
+		return 3
+	}
+	return 0
 }
 
 // Line returns the text of 1-based line n without its line break.
@@ -318,9 +357,7 @@ func (f *File) PosAt(offset int) Pos {
 		}
 	}
 	data := f.Source()
-	if offset > len(data) {
-		offset = len(data)
-	}
+	offset = max(0, min(offset, len(data)))
 	start, col := ls[line], 0
 	if cp := f.runeCheckpoints(line + 1); cp != nil {
 		k, _ := slices.BinarySearch(cp, offset-start+1)
@@ -341,6 +378,9 @@ const checkpointRunes = 1024
 // ...; nil for a short line.
 func (f *File) runeCheckpoints(n int) []int {
 	ls := f.lines()
+	if n < 1 || n > len(ls) {
+		return nil // a line a parser counts and this text does not
+	}
 	data := f.Source()
 	end := len(data)
 	if n < len(ls) {
@@ -394,9 +434,22 @@ func (f *File) lineBytes(n int) []byte {
 	data := f.Source()
 	end := len(data)
 	if n < len(ls) {
-		end = ls[n] - 1
+		end = ls[n]
+		switch {
+		case data[end-1] == '\n':
+			end--
+			if end > ls[n-1] && data[end-1] == '\r' {
+				end--
+			}
+		case data[end-1] == '\r':
+			end--
+		case data[end-1] == 0x85:
+			end -= 2
+		default: // LS, PS
+			end -= 3
+		}
 	}
-	return bytes.TrimSuffix(data[ls[n-1]:end], []byte("\r"))
+	return data[ls[n-1]:end]
 }
 
 // span computes the source range of a node. The end is exact for one-line

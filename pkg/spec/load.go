@@ -88,6 +88,10 @@ func LoadFiles(files []string) *Set { return LoadFilesFunc(files, nil) }
 // LoadFilesFunc is LoadFiles calling each (when not nil) on every file in
 // the worker that parsed it, as soon as it is parsed: work per file (say,
 // checks, then File.Release) overlaps with parsing the rest.
+//
+// A panic in each does not stop the other files: the file gets an internal
+// error instead of its tools, and each is called once more with the file
+// as it is then (a second panic is not recovered).
 func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 	set := &Set{Files: make([]*File, len(files))}
 	workers := min(runtime.GOMAXPROCS(0), len(files))
@@ -100,7 +104,7 @@ func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 			for i := range next {
 				set.Files[i] = ReadFile(files[i])
 				if each != nil {
-					each(i, set.Files[i])
+					callEach(each, i, set.Files[i])
 				}
 			}
 		}()
@@ -113,9 +117,29 @@ func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 	return set
 }
 
-// ReadFile reads and parses one file; a read failure is an Error of the File.
+// callEach is each(i, f), retried once without the file's tools when it
+// panics.
+func callEach(each func(i int, f *File), i int, f *File) {
+	defer func() {
+		if p := recover(); p != nil {
+			f.Tools = nil
+			f.Errors = append(f.Errors, f.internalError(p))
+			each(i, f)
+		}
+	}()
+	each(i, f)
+}
+
+// ReadFile reads and parses one file; a read failure is an Error of the File,
+// and so is a panic (see ParseFile).
 // (One open and one fstat per file: this runs for every file of a lint.)
-func ReadFile(path string) *File {
+func ReadFile(path string) (f *File) {
+	defer func() {
+		if p := recover(); p != nil {
+			f = &File{Path: path}
+			f.Errors = []*Error{f.internalError(p)}
+		}
+	}()
 	readError := func(err error, what string) *File {
 		msg := err.Error()
 		var pe *fs.PathError
