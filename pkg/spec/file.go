@@ -196,6 +196,13 @@ func (f *File) parse(d *decoder) {
 			return
 		}
 	}
+	// What follows (yaml.v3, encoding/json and goccy/go-yaml for errors)
+	// takes time and memory that grow faster than the nesting: refuse
+	// nesting past the limit before any of them runs.
+	if off := TooDeep(bytes.TrimPrefix(data, bom)); off >= 0 {
+		f.fail(f.PosAt(off+len(data)-len(bytes.TrimPrefix(data, bom))), "%s", TooDeepMsg)
+		return
+	}
 	// YAML accepts things JSON does not (trailing commas, comments), and
 	// providers read these files as JSON: hold .json files to JSON.
 	if f.isJSON() && !json.Valid(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
@@ -554,7 +561,13 @@ func (f *File) syntaxError(err error) *Error {
 	if line == 0 || !scanner {
 		line++
 	}
-	p, gmsg, ok := f.goccyPosition()
+	var p Pos
+	var gmsg string
+	ok := false
+	// yaml.v3 stops at 10,000 levels; goccy would take gigabytes there.
+	if !strings.Contains(msg, "exceeded max depth") {
+		p, gmsg, ok = f.goccyPosition(line)
+	}
 	// A scanner error's line from yaml.v3 is exact; goccy sometimes points
 	// at the start of the token the problem ends (a multi-line plain
 	// scalar). Trust yaml.v3's line then.
@@ -577,12 +590,11 @@ func (f *File) isJSON() bool { return strings.EqualFold(filepath.Ext(f.Path), ".
 // line on.
 func (f *File) tabInIndent(line int) (Pos, bool) {
 	for l := max(line, 1); l <= line+3; l++ {
-		text := []rune(f.Line(l))
-		for i, r := range text {
-			if r == '\t' {
-				return Pos{l, i + 1}, true
+		for i, b := range f.lineBytes(l) {
+			if b == '\t' {
+				return Pos{l, i + 1}, true // the indentation is ASCII
 			}
-			if r != ' ' {
+			if b != ' ' {
 				break
 			}
 		}
@@ -593,7 +605,7 @@ func (f *File) tabInIndent(line int) (Pos, bool) {
 // columnIn finds the column of a problem yaml.v3 located only by line: the
 // colon of a misplaced mapping value, else the line's first token.
 func (f *File) columnIn(line int, msg string) Pos {
-	text := []rune(f.Line(line))
+	text := f.lineBytes(line)
 	indent := 0
 	for indent < len(text) && (text[indent] == ' ' || text[indent] == '\t') {
 		indent++
@@ -601,7 +613,7 @@ func (f *File) columnIn(line int, msg string) Pos {
 	if strings.HasPrefix(msg, "mapping values are not allowed") {
 		for i := indent; i < len(text); i++ {
 			if text[i] == ':' && (i+1 == len(text) || text[i+1] == ' ') {
-				return Pos{line, i + 1}
+				return Pos{line, utf8.RuneCount(text[:i]) + 1}
 			}
 		}
 	}
@@ -609,8 +621,13 @@ func (f *File) columnIn(line int, msg string) Pos {
 }
 
 func (f *File) hint(p Pos, msg string) string {
-	line := []rune(f.Line(p.Line))
-	if p.Col-1 < len(line) && p.Col >= 1 && line[p.Col-1] == '\t' || strings.Contains(msg, "tab character") {
+	line := f.lineBytes(p.Line)
+	if p.Col >= 1 {
+		if i := f.colOffset(p.Line, p.Col, line); i < len(line) && line[i] == '\t' {
+			return msg + " (YAML indentation must use spaces, not tabs)"
+		}
+	}
+	if strings.Contains(msg, "tab character") {
 		return msg + " (YAML indentation must use spaces, not tabs)"
 	}
 	return msg
@@ -631,20 +648,58 @@ func isScannerProblem(msg string) bool {
 	return true
 }
 
-func (f *File) goccyPosition() (Pos, string, bool) {
-	_, err := goccyparser.ParseBytes(f.Data, 0)
+// goccyMaxBytes bounds the text goccy/go-yaml parses to place a syntax
+// error: it takes some 400 bytes of memory per byte of input.
+const goccyMaxBytes = 64 << 10
+
+// goccyPosition is where goccy/go-yaml places the syntax error that yaml.v3
+// reported at line. A larger file than goccyMaxBytes is not parsed whole:
+// goccy reads the lines from the last one at column 0 (a top-level key or
+// item) through line+1, if they are few enough, and its answer counts only
+// when it is about line.
+func (f *File) goccyPosition(line int) (Pos, string, bool) {
+	src, first := f.Data, 1
+	if len(src) > goccyMaxBytes {
+		ls := f.lines()
+		if line < 1 || line > len(ls) {
+			return Pos{}, "", false
+		}
+		end := len(src)
+		if line+1 < len(ls) {
+			end = ls[line+1]
+		}
+		first = line
+		for first > 1 && end-ls[first-1] <= goccyMaxBytes && (ls[first-1] == len(src) || !topLevelLine(src[ls[first-1]])) {
+			first--
+		}
+		if end-ls[first-1] > goccyMaxBytes {
+			return Pos{}, "", false
+		}
+		src = src[ls[first-1]:end]
+	}
+	_, err := goccyparser.ParseBytes(src, 0)
 	var se *goccy.SyntaxError
 	if err == nil || !errors.As(err, &se) || se.Token == nil || se.Token.Position == nil {
 		return Pos{}, "", false
 	}
-	p := Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}
-	if p.Line < 1 {
+	p := Pos{Line: se.Token.Position.Line + first - 1, Col: se.Token.Position.Column}
+	if p.Line < first || first > 1 && (p.Line < line-1 || p.Line > line+1) {
 		return Pos{}, "", false
 	}
 	if p.Col < 1 {
 		p.Col = 1
 	}
 	return p, se.Message, true
+}
+
+// topLevelLine reports whether a line that starts with c starts at column
+// 0 with content: a key, an item, a document marker.
+func topLevelLine(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '#':
+		return false
+	}
+	return true
 }
 
 // jsonSyntaxError explains a JSON file yaml.v3 could not read, at the exact
