@@ -159,7 +159,7 @@ func importSource(src *source, from Format) (*Result, error) {
 		return nil, fmt.Errorf("unknown format %q", res.Format)
 	}
 	for i, doc := range src.docs {
-		read(r, doc, loc{doc: i})
+		read(r, doc, src.root(i))
 	}
 	if len(r.tools) == 0 && len(r.errs) == 0 {
 		r.errs = append(r.errs, &Diagnostic{File: src.name, Msg: fmt.Sprintf("no tool found in this %s input; check --from (auto detects the format)", res.Format)})

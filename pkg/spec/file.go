@@ -138,8 +138,11 @@ func (f *File) fail(p Pos, format string, args ...any) {
 	f.Errors = append(f.Errors, &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (f *File) tooLarge(size int) {
-	f.fail(Pos{1, 1}, "file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(size), humanSize(MaxFileSize))
+func (f *File) tooLarge(size int) { f.fail(Pos{1, 1}, "%s", TooLargeMsg(size)) }
+
+// TooLargeMsg says that input of size bytes is over MaxFileSize.
+func TooLargeMsg(size int) string {
+	return fmt.Sprintf("file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(size), humanSize(MaxFileSize))
 }
 
 func (f *File) parse(d *decoder) {
