@@ -230,6 +230,11 @@ func (f *File) parse(d *decoder) {
 			f.Tools = nil
 			return
 		}
+		// So does a file with a YAML tag toolctl cannot take at its word.
+		if f.checkTags(&doc) > 0 {
+			f.Tools = nil
+			return
+		}
 		if len(doc.Content) == 0 || isNull(doc.Content[0]) {
 			continue
 		}
