@@ -62,6 +62,10 @@ var depthCases = []string{
 	"a: \"[[[[\\\"[[[\"\nb: '[['' [['\nc: [\"]]]\", ']]']\n",
 	"a: \"multi\n  line [[[\n  quoted\"\nb: {x: [1]}\n",
 	"a: plain [[[ text {{{\nb: http://x/[y]\n",
+	// Plain scalars go on over more indented lines, brackets and all.
+	"00\n[[\n",
+	"a: b\n  [[ c\n  - {{\n\n  d\nd: [1]\n",
+	"- a\n  [[\n- [b]\n",
 	"a: # comment [[[\n  b: 1 # [[[\n# [[[[[\n",
 	"a: [1, # [[[\n  2]\n",
 	"{\"a\": {\"b\": [1, 2, {\"c\": \"[[[\"}]}}\n",
