@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -33,7 +32,17 @@ var tagNames = map[string]string{"!!str": "a string", "!!bool": "true or false",
 // their position, so a typo never silently does nothing. It returns the file
 // and its top-level mapping (nil for an empty file).
 func readConfig(path string) ([]byte, *yaml.Node, error) {
-	data, err := os.ReadFile(path)
+	// As a tool file: a regular file (never a named pipe, which would block)
+	// of at most spec.MaxFileSize.
+	data, err := spec.ReadToolFile(path)
+	var tooLarge *spec.TooLargeError
+	var notRegular *spec.NotRegularError
+	if errors.As(err, &notRegular) && notRegular.Mode.IsDir() {
+		return nil, nil, fmt.Errorf("config file %s: is a directory", path)
+	}
+	if errors.As(err, &tooLarge) {
+		return nil, nil, fmt.Errorf("config file %s is larger than %d MB; is it really a config file?", path, spec.MaxFileSize>>20)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("config file %s: %v", path, unwrapPathError(err))
 	}

@@ -269,6 +269,12 @@ func formatAll(files []string, opts format.Options) []*fmtResult {
 func formatFile(path string, opts format.Options) *fmtResult {
 	r := &fmtResult{path: path}
 	data, err := readToolFile(path)
+	var notRegular *spec.NotRegularError
+	if errors.As(err, &notRegular) {
+		// Found in a directory (a path named so is a usage error).
+		r.err = format.Errors{{File: path, Msg: "skipped, not opened: it is " + notRegular.Error() + "; fmt rewrites regular files only"}}
+		return r
+	}
 	if err != nil {
 		r.ioErr = err
 		return r
@@ -278,19 +284,19 @@ func formatFile(path string, opts format.Options) *fmtResult {
 	return r
 }
 
-// readToolFile reads a file, refusing one larger than a tool file can be.
+// readToolFile reads a file, refusing one larger than a tool file can be
+// and, unopened, anything but a regular file (a *spec.NotRegularError).
 func readToolFile(path string) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, unwrapPathError(err))
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, spec.MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, unwrapPathError(err))
-	}
-	if len(data) > spec.MaxFileSize {
+	data, err := spec.ReadToolFile(path)
+	var notRegular *spec.NotRegularError
+	var tooLarge *spec.TooLargeError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, err
+	case errors.As(err, &tooLarge):
 		return nil, fmt.Errorf("%s is larger than %d MB, more than a tool file may have; it was left untouched", path, spec.MaxFileSize>>20)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read %s: %v", path, unwrapPathError(err))
 	}
 	return data, nil
 }

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolctl/toolctl/internal/testhook"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -90,8 +91,14 @@ func IsJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".j
 
 // Source formats the contents of the tool file path. The extension picks
 // JSON (.json) or YAML (anything else, "-" included). The error is an
-// Errors value naming the file and positions.
-func Source(path string, data []byte, opts Options) ([]byte, error) {
+// Errors value naming the file and positions. A panic (a bug) is such an
+// error too, and the file is left as it was.
+func Source(path string, data []byte, opts Options) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, Errors{{File: path, Pos: spec.Pos{Line: 1, Col: 1}, Msg: spec.InternalErrorMsg(path, p)}}
+		}
+	}()
 	f := &file{path: path, opts: opts}
 	return f.format(data)
 }
@@ -127,6 +134,7 @@ func (f *file) format(data []byte) ([]byte, error) {
 	if len(before.Errors) > 0 || len(before.Tools) == 0 {
 		return nil, f.parseErrors(before, nil)
 	}
+	testhook.Check("format", f.path)
 	if !utf8.Valid(src) { // spec reports it; this is a safety net
 		return nil, f.parseErrors(before, errors.New("invalid UTF-8; save the file as UTF-8"))
 	}

@@ -76,7 +76,16 @@ func plainKey(k *yaml.Node) {
 // cannot write them back faithfully (it adds blank lines). Text a literal
 // block cannot carry (trailing spaces) stays double-quoted.
 func blockScalar(n *yaml.Node) {
-	if n.Tag != "!!str" || n.Style&yaml.LiteralStyle != 0 {
+	if n.Tag != "!!str" {
+		return
+	}
+	if strings.HasPrefix(n.Value, "\n") {
+		// yaml.v3 drops the first line break of a block scalar that
+		// starts with one ("|\n \n 0" came back as "0").
+		n.Style = yaml.DoubleQuotedStyle
+		return
+	}
+	if n.Style&yaml.LiteralStyle != 0 {
 		return
 	}
 	multi := strings.Contains(n.Value, "\n")

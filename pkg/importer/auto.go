@@ -31,7 +31,7 @@ import (
 func detect(src *source) (Format, string, error) {
 	v := &voter{src: src, first: map[Format]loc{}, why: map[Format]string{}}
 	for i, doc := range src.docs {
-		v.container(doc, loc{doc: i})
+		v.container(doc, src.root(i))
 	}
 	switch len(v.first) {
 	case 0:

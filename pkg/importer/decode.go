@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/unicode"
@@ -22,25 +23,80 @@ type source struct {
 	name string
 	data []byte
 	docs []any
-	// offsets maps a location to the offset of its value's first byte.
-	offsets map[loc]int
+	// paths locates the decoded values (nil for a live server's tools).
+	paths *paths
 	// text gives positions in data (spec.File.PosAt), made when first asked.
 	text *spec.File
 }
 
-// loc names a value of the input: the document and a JSON pointer in it.
-type loc struct {
-	doc int
-	ptr string
+// paths is the tree of the values decoded, each node with the offset of
+// its value's first byte. A step costs the same at any depth (a JSON
+// pointer string would copy the whole path at each step: quadratic in the
+// depth and the length of the keys).
+type paths struct {
+	kids   map[step]int32
+	offset []int
+	roots  []int32 // of each document
 }
 
-func (l loc) key(k string) loc { return loc{l.doc, l.ptr + spec.Pointer(k)} }
-func (l loc) index(i int) loc  { return loc{l.doc, fmt.Sprintf("%s/%d", l.ptr, i)} }
+// step leads from a node to a member (index -1, key) or an item.
+type step struct {
+	parent int32
+	index  int32
+	key    string
+}
+
+// add records the value reached by s at offset off (a duplicate key's
+// value replaces the first) and returns its node.
+func (p *paths) add(s step, off int) int32 {
+	if n, ok := p.kids[s]; ok {
+		p.offset[n] = off
+		return n
+	}
+	n := int32(len(p.offset))
+	p.offset = append(p.offset, off)
+	p.kids[s] = n
+	return n
+}
+
+// loc names a value of the input: a node of the source's paths. A loc for
+// a value that was not recorded stays at the nearest enclosing one.
+type loc struct {
+	paths *paths // nil: no positions
+	node  int32
+	lost  bool // the value itself is not recorded: node encloses it
+}
+
+func (l loc) key(k string) loc { return l.step(step{l.node, -1, k}) }
+func (l loc) index(i int) loc  { return l.step(step{l.node, int32(min(i, math.MaxInt32)), ""}) }
+
+func (l loc) step(s step) loc {
+	if l.paths == nil || l.lost {
+		return l
+	}
+	if n, ok := l.paths.kids[s]; ok {
+		return loc{l.paths, n, false}
+	}
+	return loc{l.paths, l.node, true}
+}
+
+// root is the loc of document i.
+func (s *source) root(i int) loc {
+	if s.paths == nil || i >= len(s.paths.roots) {
+		return loc{}
+	}
+	return loc{paths: s.paths, node: s.paths.roots[i]}
+}
 
 // decodeSource reads data as a sequence of JSON values. A syntax error is
-// returned as a *Diagnostic with its line and column.
+// returned as a *Diagnostic with its line and column, and so is input past
+// the limits of a tool file (spec.MaxFileSize, spec.MaxDepth,
+// spec.MaxValues), before it costs more than a pass over its bytes.
 func decodeSource(name string, data []byte) (*source, error) {
-	src := &source{name: name, offsets: map[loc]int{}}
+	src := &source{name: name, paths: &paths{kids: map[step]int32{}}}
+	if len(data) > spec.MaxFileSize {
+		return nil, &Diagnostic{File: name, Msg: spec.TooLargeMsg(len(data))}
+	}
 	// PowerShell's > writes UTF-16 with a byte order mark; read it as UTF-8.
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
 		u, _, err := transform.Bytes(unicode.BOMOverride(unicode.UTF8.NewDecoder()), data)
@@ -57,6 +113,9 @@ func decodeSource(name string, data []byte) (*source, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Diagnostic{File: name, Msg: "the input is empty; expected JSON tool definitions"}
 	}
+	if off := spec.TooDeep(data); off >= 0 {
+		return nil, src.diag(src.posAt(off), spec.TooDeepMsg)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	d := &jsonDecoder{src: src, dec: dec}
@@ -65,7 +124,9 @@ func decodeSource(name string, data []byte) (*source, error) {
 		if start >= len(data) {
 			break
 		}
-		v, err := d.value(loc{doc: len(src.docs)})
+		root := src.paths.add(step{parent: -1, index: int32(len(src.docs))}, start)
+		src.paths.roots = append(src.paths.roots, root)
+		v, err := d.value(root)
 		if err != nil {
 			return nil, d.syntaxError(err, start)
 		}
@@ -75,8 +136,9 @@ func decodeSource(name string, data []byte) (*source, error) {
 }
 
 type jsonDecoder struct {
-	src *source
-	dec *json.Decoder
+	src    *source
+	dec    *json.Decoder
+	values int // decoded so far, against spec.MaxValues
 }
 
 // skip returns the offset of the next token at or after off: blanks and
@@ -94,8 +156,12 @@ func (d *jsonDecoder) skip(off int) int {
 	return off
 }
 
-func (d *jsonDecoder) value(at loc) (any, error) {
-	d.src.offsets[at] = d.skip(int(d.dec.InputOffset()))
+// value decodes the value whose node is at (its offset recorded).
+func (d *jsonDecoder) value(at int32) (any, error) {
+	p := d.src.paths
+	if d.values++; d.values > spec.MaxValues {
+		return nil, &limitError{at: loc{paths: p, node: at}, msg: fmt.Sprintf("the input holds more than %d values, the most a tool file may have; toolctl stops reading it here", spec.MaxValues)}
+	}
 	tok, err := d.dec.Token()
 	if err != nil {
 		return nil, err
@@ -111,14 +177,15 @@ func (d *jsonDecoder) value(at loc) (any, error) {
 					return nil, err
 				}
 				key, _ := kt.(string)
-				v, err := d.value(at.key(key))
+				kid := p.add(step{at, -1, key}, d.skip(int(d.dec.InputOffset())))
+				v, err := d.value(kid)
 				if err != nil {
 					return nil, err
 				}
 				if m.Has(key) {
 					// encoding/json keeps the last; say so rather than lose
 					// a value silently.
-					return nil, &dupKeyError{key: key, at: at.key(key)}
+					return nil, &dupKeyError{key: key, at: loc{paths: p, node: kid}}
 				}
 				m.Set(key, v)
 			}
@@ -127,7 +194,8 @@ func (d *jsonDecoder) value(at loc) (any, error) {
 		case '[':
 			list := []any{}
 			for i := 0; d.dec.More(); i++ {
-				v, err := d.value(at.index(i))
+				kid := p.add(step{at, int32(min(i, math.MaxInt32)), ""}, d.skip(int(d.dec.InputOffset())))
+				v, err := d.value(kid)
 				if err != nil {
 					return nil, err
 				}
@@ -149,15 +217,26 @@ type dupKeyError struct {
 
 func (e *dupKeyError) Error() string { return "duplicate key " + e.key }
 
+// limitError is input past a limit of spec, at the value at.
+type limitError struct {
+	at  loc
+	msg string
+}
+
+func (e *limitError) Error() string { return e.msg }
+
 // syntaxError positions a decoding error in the document that starts at
 // offset start.
 func (d *jsonDecoder) syntaxError(err error, start int) *Diagnostic {
 	src := d.src
 	var se *json.SyntaxError
 	var dup *dupKeyError
+	var lim *limitError
 	switch {
 	case errors.As(err, &dup):
 		return src.diag(src.posOf(dup.at), fmt.Sprintf("JSON: key %q appears twice in this object; keep one", dup.key))
+	case errors.As(err, &lim):
+		return src.diag(src.posOf(lim.at), lim.msg)
 	case errors.As(err, &se):
 		// Token and Decode count SyntaxError.Offset differently; decoding
 		// the document again in one piece gives Decode's count (just past
@@ -204,18 +283,12 @@ func (s *source) posAt(off int) spec.Pos {
 }
 
 // posOf is the position of a decoded value; the nearest enclosing value's
-// when the exact one was not recorded.
+// when the exact one was not recorded; none without paths (a live server).
 func (s *source) posOf(at loc) spec.Pos {
-	for {
-		if off, ok := s.offsets[at]; ok {
-			return s.posAt(off)
-		}
-		if at.ptr == "" {
-			return spec.Pos{}
-		}
-		i := bytes.LastIndexByte([]byte(at.ptr), '/')
-		at.ptr = at.ptr[:i]
+	if at.paths == nil {
+		return spec.Pos{}
 	}
+	return s.posAt(at.paths.offset[at.node])
 }
 
 func (s *source) diag(p spec.Pos, msg string) *Diagnostic {

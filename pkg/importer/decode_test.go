@@ -1,8 +1,12 @@
 package importer
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 func TestSyntaxErrors(t *testing.T) {
@@ -54,5 +58,47 @@ func TestParseFormat(t *testing.T) {
 	_, err := ParseFormat("opneai")
 	if err == nil || !strings.Contains(err.Error(), `unknown format "opneai"; use one of: auto, openai, anthropic, gemini, mcp, bfcl (did you mean "openai"?)`) {
 		t.Errorf("err %v", err)
+	}
+}
+
+// An input is held to the limits of a tool file before it costs more than
+// a pass over its bytes: 200 KB of nesting took 30 s and 6 GB.
+func TestInputLimits(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"nested arrays", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), "in.json:1:258: values are nested more than 256 levels deep; flatten the structure"},
+		{"nested objects", strings.Repeat(`{"a":`, 40000) + "1" + strings.Repeat("}", 40000), "in.json:1:1286: values are nested more than 256 levels deep"},
+		{"nested in JSON Lines", "{\"name\": \"a\"}\n" + strings.Repeat("[", 300) + strings.Repeat("]", 300), "in.json:2:258: values are nested"},
+		{"too many values", "[" + strings.Repeat("0,", spec.MaxValues) + "0]", fmt.Sprintf("in.json:1:%d: the input holds more than 2000000 values, the most a tool file may have; toolctl stops reading it here", 2*spec.MaxValues)},
+		{"too large", strings.Repeat(" ", spec.MaxFileSize+1), "in.json: file is 16.0 MB, more than the 16.0 MB a tool file may have"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			got := importErr(t, MCP, tc.in)
+			runtime.ReadMemStats(&after)
+			wantContains(t, got, tc.want)
+			if tc.name != "too many values" {
+				if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*uint64(len(tc.in))+1<<20 {
+					t.Errorf("%d MB allocated for %d KB", alloc>>20, len(tc.in)>>10)
+				}
+			}
+		})
+	}
+}
+
+// Positions cost the same at any depth and key length: a JSON pointer per
+// value made them quadratic (100 KB keys × 20,000 values: 2 GB).
+func TestPositionsOfLongKeys(t *testing.T) {
+	key := strings.Repeat("k", 100_000)
+	in := `[{"name": "a", "inputSchema": {"type": "object", "x-` + key + `": [` + strings.Repeat("0,", 20000) + `0], "x-` + key + `": 1}}]`
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got := importErr(t, MCP, in)
+	runtime.ReadMemStats(&after)
+	wantContains(t, got, fmt.Sprintf("in.json:1:%d: JSON: key \"x-kkk", len(in)-3))
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("%d MB allocated for %d KB", alloc>>20, len(in)>>10)
 	}
 }

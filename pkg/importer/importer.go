@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/toolctl/toolctl/internal/testhook"
 	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -123,15 +124,27 @@ func (e Errors) Error() string {
 // not a tool of the format, a missing name or two tools with the same
 // (mapped) name fail the whole import with Errors (or a *Diagnostic); the
 // Result then has no tools but keeps the warnings, when there is one.
-func Import(data []byte, opts Options) (*Result, error) {
+//
+// A panic (a bug) is returned as a *Diagnostic, never raised.
+func Import(data []byte, opts Options) (res *Result, err error) {
 	if opts.Name == "" {
 		opts.Name = "<input>"
 	}
+	defer recoverInput(opts.Name, &res, &err)
+	testhook.Check("import", opts.Name)
 	src, err := decodeSource(opts.Name, data)
 	if err != nil {
 		return nil, err
 	}
 	return importSource(src, opts.From)
+}
+
+// recoverInput turns a panic while importing name into the import's error.
+func recoverInput(name string, res **Result, err *error) {
+	if p := recover(); p != nil {
+		*res = nil
+		*err = &Diagnostic{File: name, Pos: spec.Pos{Line: 1, Col: 1}, Msg: spec.InternalErrorMsg(name, p)}
+	}
 }
 
 func importSource(src *source, from Format) (*Result, error) {
@@ -149,7 +162,7 @@ func importSource(src *source, from Format) (*Result, error) {
 		return nil, fmt.Errorf("unknown format %q", res.Format)
 	}
 	for i, doc := range src.docs {
-		read(r, doc, loc{doc: i})
+		read(r, doc, src.root(i))
 	}
 	if len(r.tools) == 0 && len(r.errs) == 0 {
 		r.errs = append(r.errs, &Diagnostic{File: src.name, Msg: fmt.Sprintf("no tool found in this %s input; check --from (auto detects the format)", res.Format)})

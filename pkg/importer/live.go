@@ -20,6 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolctl/toolctl/internal/testhook"
 	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -58,7 +59,7 @@ const maxPages = 10000
 // (OpenAI emits arguments in schema key order, and a diff of the files
 // would reorder every schema), so the raw tools/list results are read off
 // the wire beside the SDK and the SDK's own list is only the cross-check.
-func ImportServer(ctx context.Context, opts ServerOptions) (*Result, error) {
+func ImportServer(ctx context.Context, opts ServerOptions) (res *Result, err error) {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
@@ -68,12 +69,17 @@ func ImportServer(ctx context.Context, opts ServerOptions) (*Result, error) {
 		defer cancel()
 	}
 	c := &liveConn{opts: opts, wire: &wire{}}
+	defer recoverInput(c.name(), &res, &err)
+	testhook.Check("import", c.name())
 	if err := c.connect(ctx); err != nil {
 		return nil, err
 	}
 	defer c.close()
 	tools, err := c.listTools(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.wire.tooMuch(c.name()); err != nil {
 		return nil, err
 	}
 	var warnings []*Diagnostic
@@ -95,8 +101,11 @@ func ImportServer(ctx context.Context, opts ServerOptions) (*Result, error) {
 		}
 		warnings = append(warnings, &Diagnostic{File: c.name(), Msg: "the raw tools/list answers could not be read; schema keys are in alphabetical order instead of the server's"})
 	}
-	src := &source{name: c.name(), docs: []any{raw}, offsets: map[loc]int{}}
-	res, err := importSource(src, MCP)
+	if err := checkLimits(c.name(), raw); err != nil {
+		return nil, err
+	}
+	src := &source{name: c.name(), docs: []any{raw}}
+	res, err = importSource(src, MCP)
 	if err != nil {
 		return res, err
 	}
@@ -278,8 +287,16 @@ func (c *liveConn) close() {
 }
 
 // fail explains a failed request: a timeout, an HTTP status, an
-// unreachable URL, a JSON-RPC error, a server that exited.
+// unreachable URL, a JSON-RPC error, a server that exited, a server that
+// sent too much.
 func (c *liveConn) fail(ctx context.Context, what string, err error) error {
+	if err := c.wire.tooMuch(c.name()); err != nil {
+		return err
+	}
+	if c.wire.tooDeep() {
+		// The SDK refuses it, for a reason of its own.
+		return fmt.Errorf("%s: the MCP server %s sent values %s", what, c.name(), strings.TrimPrefix(spec.TooDeepMsg, "values are "))
+	}
 	if ctx.Err() != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			msg := fmt.Sprintf("the MCP server %s did not answer %s in time; raise --timeout", c.name(), what)
@@ -365,10 +382,40 @@ func (c *liveConn) addEntries(res *Result) {
 }
 
 // wire keeps the raw bytes the server sent: the stdio stream, or each HTTP
-// response body, in order.
+// response body, in order. It takes spec.MaxFileSize bytes in all, as a
+// tool file may have; past that, reading from the server fails.
 type wire struct {
 	mu      sync.Mutex
 	streams []*stream
+	total   int
+	over    bool
+}
+
+// tooDeep reports whether the server sent values nested past
+// spec.MaxDepth.
+func (w *wire) tooDeep() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, s := range w.streams {
+		if spec.TooDeep(s.buf.Bytes()) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// errWireFull stops reading a server that sent more than a tool file may
+// hold.
+var errWireFull = fmt.Errorf("more than %d MB received", spec.MaxFileSize>>20)
+
+// tooMuch explains a server that sent more than the wire takes.
+func (w *wire) tooMuch(server string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.over {
+		return nil
+	}
+	return fmt.Errorf("the MCP server %s sent more than %d MB, the most toolctl reads from a server (as from a tool file); import its tools from a file instead", server, spec.MaxFileSize>>20)
 }
 
 type stream struct {
@@ -399,8 +446,13 @@ func (t *teeReader) Read(p []byte) (int, error) {
 	n, err := t.r.Read(p)
 	if n > 0 {
 		t.w.mu.Lock()
+		defer t.w.mu.Unlock()
+		if t.w.over || t.w.total+n > spec.MaxFileSize {
+			t.w.over = true
+			return 0, errWireFull
+		}
+		t.w.total += n
 		t.s.buf.Write(p[:n])
-		t.w.mu.Unlock()
 	}
 	return n, err
 }
@@ -471,6 +523,50 @@ func (s *stream) messages() []any {
 		}
 	}
 	return out
+}
+
+// checkLimits applies the limits of a tool file (spec.MaxDepth,
+// spec.MaxValues) to the tools a server listed: what a server sends is no
+// more trusted than a file.
+func checkLimits(server string, tools []any) error {
+	values := 0
+	var walk func(v any, depth int) bool
+	walk = func(v any, depth int) bool {
+		if values++; values > spec.MaxValues || depth > spec.MaxDepth {
+			return false
+		}
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				if !walk(e, depth+1) {
+					return false
+				}
+			}
+		case *spec.Map:
+			for i := 0; i < x.Len(); i++ {
+				if _, e := x.At(i); !walk(e, depth+1) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for i, t := range tools {
+		if walk(t, 0) {
+			continue
+		}
+		name := fmt.Sprintf("#%d", i+1)
+		if m, ok := t.(*spec.Map); ok {
+			if n, ok := m.GetString("name"); ok {
+				name = fmt.Sprintf("%q", clip(n, 60))
+			}
+		}
+		if values > spec.MaxValues {
+			return fmt.Errorf("tools/list of %s: the tools hold more than %d values, the most a tool file may have (at tool %s); nothing was imported", server, spec.MaxValues, name)
+		}
+		return fmt.Errorf("tools/list of %s: tool %s: %s; nothing was imported", server, name, spec.TooDeepMsg)
+	}
+	return nil
 }
 
 // listedTools returns the tools of a tools/list result message (or of

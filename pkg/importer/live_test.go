@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // The stdio tests start this test binary as the MCP server: with
@@ -220,5 +222,78 @@ func TestWireMessages(t *testing.T) {
 	b, _ := json.Marshal(got[0])
 	if string(b) != `{"name":"b","inputSchema":{"z":1,"a":2}}` {
 		t.Errorf("key order lost: %s", b)
+	}
+}
+
+// fakeMCPServer answers initialize and tools/list over Streamable HTTP
+// (JSON responses) with tools, raw JSON as written.
+func fakeMCPServer(t *testing.T, tools string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if req.ID == nil {
+			w.WriteHeader(http.StatusAccepted) // a notification
+			return
+		}
+		var result string
+		switch req.Method {
+		case "initialize":
+			result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"fake","version":"1"}}`, req.Params.ProtocolVersion)
+		case "tools/list":
+			result = `{"tools":` + tools + `}`
+		default:
+			result = `{}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// What a server lists is held to the limits of a tool file, as a file is.
+func TestImportServerLimits(t *testing.T) {
+	deep := func(levels int) string {
+		return `[{"name":"deep","inputSchema":{"type":"object","x-deep":` + strings.Repeat("[", levels) + strings.Repeat("]", levels) + `}}]`
+	}
+	for _, tc := range []struct {
+		name, tools, want string
+	}{
+		{"nested 300 levels", deep(300), `tools/list of %s: tool "deep": values are nested more than 256 levels deep; flatten the structure; nothing was imported`},
+		// The SDK refuses 1000 levels itself.
+		{"nested 5000 levels", deep(5000), `tools/list: the MCP server %s sent values nested more than 256 levels deep; flatten the structure`},
+		{"too many values", `[{"name":"wide","inputSchema":{"type":"object","x-wide":[` + strings.Repeat("0,", spec.MaxValues) + `0]}}]`,
+			`tools/list of %s: the tools hold more than 2000000 values, the most a tool file may have (at tool "wide"); nothing was imported`},
+		{"more than 16 MB", `[{"name":"big","description":"` + strings.Repeat("x", spec.MaxFileSize) + `"}]`,
+			`the MCP server %s sent more than 16 MB, the most toolctl reads from a server (as from a tool file); import its tools from a file instead`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fakeMCPServer(t, tc.tools)
+			_, err := ImportServer(context.Background(), ServerOptions{URL: srv.URL, Timeout: 60 * time.Second})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			wantContains(t, err.Error(), fmt.Sprintf(tc.want, srv.URL))
+		})
+	}
+	// Within the limits, the same server imports.
+	srv := fakeMCPServer(t, deep(200))
+	res, err := ImportServer(context.Background(), ServerOptions{URL: srv.URL, Timeout: 60 * time.Second})
+	if err != nil || len(res.Tools) != 1 {
+		t.Fatalf("200 levels: %v", err)
 	}
 }

@@ -140,9 +140,9 @@ func under(name string, dirs []string) bool {
 }
 
 // addTree watches dir and every directory below it, skipping hidden ones
-// as spec.Collect does.
+// and following a symbolic link given as dir, as spec.Collect does.
 func addTree(w *fsnotify.Watcher, dir string) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	return spec.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

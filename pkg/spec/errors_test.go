@@ -2,6 +2,8 @@ package spec
 
 import (
 	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -85,6 +87,23 @@ func TestParseErrors(t *testing.T) {
 		{"C1 control character", "a.yaml", "name: a\ndescription: été\u0080\n", "2:17: YAML syntax error: control character U+0080", 0},
 	}
 	for _, tc := range tests {
+		if tc.path == "a.yaml" && strings.Contains(tc.want, "YAML syntax error") {
+			// The same error after 70 KB of other keys: goccy/go-yaml
+			// then places it from the lines around it alone.
+			pad := ""
+			for i := 0; len(pad) < goccyMaxBytes+6000; i++ {
+				pad += fmt.Sprintf("x-pad-%d: %d\n", i, i)
+			}
+			line, rest, _ := strings.Cut(tc.want, ":")
+			n, _ := strconv.Atoi(line)
+			tests = append(tests, struct {
+				name, path, src string
+				want            string
+				tools           int
+			}{tc.name + " after 70 KB", tc.path, pad + tc.src, fmt.Sprintf("%d:%s", n+strings.Count(pad, "\n"), rest), tc.tools})
+		}
+	}
+	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := parse(t, tc.path, tc.src)
 			if len(f.Errors) == 0 {
@@ -122,6 +141,65 @@ func TestHostileInput(t *testing.T) {
 		f := parse(t, "deep.yaml", src)
 		if len(f.Errors) == 0 {
 			t.Fatal("no error for 10,000 levels")
+		}
+	})
+	// Nesting past the limit, up to the size limit, is refused at the
+	// collection that goes past it before any parser runs: yaml.v3 and
+	// goccy/go-yaml took seconds and gigabytes on it.
+	t.Run("deep nesting up to 16 MB", func(t *testing.T) {
+		big, mb := MaxFileSize-100, 1<<20
+		for _, tc := range []struct {
+			name, path, src string
+			want            Pos
+		}{
+			{"flow 30k", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", 30000) + strings.Repeat("]", 30000) + "\n", Pos{2, 13 + 256}},
+			{"flow 100k", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n", Pos{2, 13 + 256}},
+			{"flow 16 MB", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", big), Pos{2, 13 + 256}},
+			{"json array", "d.json", strings.Repeat("[", big/2) + strings.Repeat("]", big/2), Pos{1, 258}},
+			{"json array in .yaml", "d.yaml", strings.Repeat("[", mb/2) + strings.Repeat("]", mb/2), Pos{1, 258}},
+			{"json object", "d.json", strings.Repeat(`{"a":`, mb/5), Pos{1, 1 + 257*5}},
+			{"json object with a BOM", "d.json", "\xef\xbb\xbf" + strings.Repeat(`{"a":`, mb/5), Pos{1, 2 + 257*5}},
+			{"block sequences", "d.yaml", "name: d\np:\n" + strings.Repeat("- ", big/2), Pos{3, 1 + 2*256}},
+			{"block sequences with a syntax error", "d.yaml", "name: d\np:\n" + strings.Repeat("- ", 20000) + "x\n: : [\n", Pos{3, 1 + 2*256}},
+		} {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			f := ParseFile(tc.path, []byte(tc.src))
+			runtime.ReadMemStats(&after)
+			if len(f.Errors) != 1 || f.Errors[0].Msg != TooDeepMsg || f.Errors[0].Span.Start != tc.want {
+				t.Errorf("%s: errors %.300v, want %v: %s", tc.name, f.Errors, tc.want, TooDeepMsg)
+			}
+			// The file and its line index, give or take: not the parsers'
+			// hundreds of bytes per byte.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*uint64(len(tc.src))+1<<20 {
+				t.Errorf("%s: %d MB allocated for %d MB", tc.name, alloc>>20, len(tc.src)>>20)
+			}
+		}
+	})
+	// A syntax error in a large file is placed without parsing the whole
+	// file with goccy/go-yaml (400 bytes a byte).
+	t.Run("syntax error in a large file", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("name: big\ndescription: d\nx-data:\n")
+		for i := 0; b.Len() < 2<<20; i++ {
+			fmt.Fprintf(&b, "  k%d: v\n", i)
+		}
+		lines := strings.Count(b.String(), "\n")
+		b.WriteString("x-bad: \"open\n")
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f := parse(t, "big.yaml", b.String())
+		runtime.ReadMemStats(&after)
+		want := fmt.Sprintf("big.yaml:%d:8: YAML syntax error: could not find end character of double-quoted text", lines+1)
+		if len(f.Errors) != 1 || f.Errors[0].Error() != want {
+			t.Errorf("errors %v, want %s", f.Errors, want)
+		}
+		// yaml.v3 reading the file is most of it (some 95 bytes a byte);
+		// goccy on the whole file added 70 more.
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 130*uint64(b.Len()) {
+			t.Errorf("%d MB allocated for %d MB", alloc>>20, b.Len()>>20)
 		}
 	})
 	t.Run("too large", func(t *testing.T) {
@@ -181,6 +259,7 @@ func FuzzParseFile(f *testing.F) {
 		"name: a\ndescription: d\nparameters:\n  - name: x\n    type: string\n",
 		"{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"}}",
 		"- {name: a}\n- b\n", "tools: [{name: x, returns: {a: string}}]", "a: &x [*x]", "<<: {name: q}",
+		"\r0", // a lone CR: a line break for yaml.v3 (a panic in runeCheckpoints once)
 	} {
 		f.Add([]byte(s))
 	}
@@ -190,9 +269,17 @@ func FuzzParseFile(f *testing.F) {
 			_ = tool.ToMap()
 			_ = tool.Span("/input_schema/properties/x/type")
 			_ = tool.KeySpan("/examples/0/params/x")
+			_ = tool.Where()
 		}
 		for _, e := range file.Errors {
 			_ = e.Error()
+			// ParseFile recovers panics; the fuzzer must still see them.
+			if strings.Contains(e.Msg, "internal error") {
+				t.Fatalf("%v\n%q", e, data)
+			}
+			if p := e.Span.Start; p.Line > file.LineCount() {
+				t.Errorf("%v: line %d of %d\n%q", e, p.Line, file.LineCount(), data)
+			}
 		}
 	})
 }

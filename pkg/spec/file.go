@@ -16,10 +16,14 @@ import (
 
 	goccy "github.com/goccy/go-yaml"
 	goccyparser "github.com/goccy/go-yaml/parser"
+	"github.com/toolctl/toolctl/internal/testhook"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 	"gopkg.in/yaml.v3"
 )
+
+// bom is the UTF-8 byte order mark.
+var bom = []byte("\xef\xbb\xbf")
 
 // MaxFileSize bounds what toolctl reads as one tool file. Real tool files are
 // kilobytes; the largest real catalogue we know (LiveMCPBench) is 1.1 MB.
@@ -112,9 +116,19 @@ func (t *Tool) root() *yaml.Node {
 // ParseFile parses the tools in data. It never fails as a whole: problems
 // are collected in File.Errors with their positions, and every tool that
 // could be read is in File.Tools.
-func ParseFile(path string, data []byte) *File {
-	f := &File{Path: path, Data: data}
+//
+// A panic while parsing (a bug in toolctl or a library) does not escape:
+// it becomes an internal error of the file, which then defines no tools.
+func ParseFile(path string, data []byte) (f *File) {
+	f = &File{Path: path, Data: data}
 	d := &decoder{file: f}
+	defer func() {
+		if p := recover(); p != nil {
+			f.Tools = nil
+			f.Errors = append(append(f.Errors, d.errs...), f.internalError(p))
+		}
+	}()
+	testhook.Check("parse", path)
 	f.parse(d)
 	f.Errors = append(f.Errors, d.errs...)
 	return f
@@ -124,8 +138,11 @@ func (f *File) fail(p Pos, format string, args ...any) {
 	f.Errors = append(f.Errors, &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (f *File) tooLarge(size int) {
-	f.fail(Pos{1, 1}, "file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(size), humanSize(MaxFileSize))
+func (f *File) tooLarge(size int) { f.fail(Pos{1, 1}, "%s", TooLargeMsg(size)) }
+
+// TooLargeMsg says that input of size bytes is over MaxFileSize.
+func TooLargeMsg(size int) string {
+	return fmt.Sprintf("file is %s, more than the %s a tool file may have; is it really a tool definition?", humanSize(size), humanSize(MaxFileSize))
 }
 
 func (f *File) parse(d *decoder) {
@@ -182,6 +199,13 @@ func (f *File) parse(d *decoder) {
 			return
 		}
 	}
+	// What follows (yaml.v3, encoding/json and goccy/go-yaml for errors)
+	// takes time and memory that grow faster than the nesting: refuse
+	// nesting past the limit before any of them runs.
+	if off := TooDeep(bytes.TrimPrefix(data, bom)); off >= 0 {
+		f.fail(f.PosAt(off+len(data)-len(bytes.TrimPrefix(data, bom))), "%s", TooDeepMsg)
+		return
+	}
 	// YAML accepts things JSON does not (trailing commas, comments), and
 	// providers read these files as JSON: hold .json files to JSON.
 	if f.isJSON() && !json.Valid(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
@@ -203,6 +227,11 @@ func (f *File) parse(d *decoder) {
 			// A file that is not valid YAML/JSON defines nothing, even
 			// when earlier documents in it could be read.
 			f.Errors = append(f.Errors, f.syntaxError(err))
+			f.Tools = nil
+			return
+		}
+		// So does a file with a YAML tag toolctl cannot take at its word.
+		if f.checkTags(&doc) > 0 {
 			f.Tools = nil
 			return
 		}
@@ -284,16 +313,41 @@ func ContainerTools(n *yaml.Node) *yaml.Node {
 
 // --- positions ----------------------------------------------------------
 
+// lines breaks the text where yaml.v3 counts a new line, so that the line
+// of every node it (or the JSON parser) reports exists here: at LF, CR LF,
+// a lone CR (old Mac line ends), and NEL, LS and PS (U+0085, U+2028,
+// U+2029), which YAML 1.1 counts as line breaks too.
 func (f *File) lines() []int {
 	f.linesOnce.Do(func() {
+		data := f.Source()
 		f.lineStart = append(f.lineStart, 0)
-		for i, b := range f.Source() {
-			if b == '\n' {
+		for i, b := range data {
+			switch b {
+			case '\n':
 				f.lineStart = append(f.lineStart, i+1)
+			case '\r':
+				if i+1 == len(data) || data[i+1] != '\n' {
+					f.lineStart = append(f.lineStart, i+1)
+				}
+			case 0xC2, 0xE2:
+				if n := unusualBreak(data[i:]); n > 0 {
+					f.lineStart = append(f.lineStart, i+n)
+				}
 			}
 		}
 	})
 	return f.lineStart
+}
+
+// unusualBreak is the length of the NEL, LS or PS that b starts with, or 0.
+func unusualBreak(b []byte) int {
+	switch {
+	case len(b) >= 2 && b[0] == 0xC2 && b[1] == 0x85:
+		return 2
+	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x80 && (b[2] == 0xA8 || b[2] == 0xA9):
+		return 3
+	}
+	return 0
 }
 
 // Line returns the text of 1-based line n without its line break.
@@ -318,9 +372,7 @@ func (f *File) PosAt(offset int) Pos {
 		}
 	}
 	data := f.Source()
-	if offset > len(data) {
-		offset = len(data)
-	}
+	offset = max(0, min(offset, len(data)))
 	start, col := ls[line], 0
 	if cp := f.runeCheckpoints(line + 1); cp != nil {
 		k, _ := slices.BinarySearch(cp, offset-start+1)
@@ -341,6 +393,9 @@ const checkpointRunes = 1024
 // ...; nil for a short line.
 func (f *File) runeCheckpoints(n int) []int {
 	ls := f.lines()
+	if n < 1 || n > len(ls) {
+		return nil // a line a parser counts and this text does not
+	}
 	data := f.Source()
 	end := len(data)
 	if n < len(ls) {
@@ -394,9 +449,22 @@ func (f *File) lineBytes(n int) []byte {
 	data := f.Source()
 	end := len(data)
 	if n < len(ls) {
-		end = ls[n] - 1
+		end = ls[n]
+		switch {
+		case data[end-1] == '\n':
+			end--
+			if end > ls[n-1] && data[end-1] == '\r' {
+				end--
+			}
+		case data[end-1] == '\r':
+			end--
+		case data[end-1] == 0x85:
+			end -= 2
+		default: // LS, PS
+			end -= 3
+		}
 	}
-	return bytes.TrimSuffix(data[ls[n-1]:end], []byte("\r"))
+	return data[ls[n-1]:end]
 }
 
 // span computes the source range of a node. The end is exact for one-line
@@ -506,7 +574,13 @@ func (f *File) syntaxError(err error) *Error {
 	if line == 0 || !scanner {
 		line++
 	}
-	p, gmsg, ok := f.goccyPosition()
+	var p Pos
+	var gmsg string
+	ok := false
+	// yaml.v3 stops at 10,000 levels; goccy would take gigabytes there.
+	if !strings.Contains(msg, "exceeded max depth") {
+		p, gmsg, ok = f.goccyPosition(line)
+	}
 	// A scanner error's line from yaml.v3 is exact; goccy sometimes points
 	// at the start of the token the problem ends (a multi-line plain
 	// scalar). Trust yaml.v3's line then.
@@ -529,12 +603,11 @@ func (f *File) isJSON() bool { return strings.EqualFold(filepath.Ext(f.Path), ".
 // line on.
 func (f *File) tabInIndent(line int) (Pos, bool) {
 	for l := max(line, 1); l <= line+3; l++ {
-		text := []rune(f.Line(l))
-		for i, r := range text {
-			if r == '\t' {
-				return Pos{l, i + 1}, true
+		for i, b := range f.lineBytes(l) {
+			if b == '\t' {
+				return Pos{l, i + 1}, true // the indentation is ASCII
 			}
-			if r != ' ' {
+			if b != ' ' {
 				break
 			}
 		}
@@ -545,7 +618,7 @@ func (f *File) tabInIndent(line int) (Pos, bool) {
 // columnIn finds the column of a problem yaml.v3 located only by line: the
 // colon of a misplaced mapping value, else the line's first token.
 func (f *File) columnIn(line int, msg string) Pos {
-	text := []rune(f.Line(line))
+	text := f.lineBytes(line)
 	indent := 0
 	for indent < len(text) && (text[indent] == ' ' || text[indent] == '\t') {
 		indent++
@@ -553,7 +626,7 @@ func (f *File) columnIn(line int, msg string) Pos {
 	if strings.HasPrefix(msg, "mapping values are not allowed") {
 		for i := indent; i < len(text); i++ {
 			if text[i] == ':' && (i+1 == len(text) || text[i+1] == ' ') {
-				return Pos{line, i + 1}
+				return Pos{line, utf8.RuneCount(text[:i]) + 1}
 			}
 		}
 	}
@@ -561,8 +634,13 @@ func (f *File) columnIn(line int, msg string) Pos {
 }
 
 func (f *File) hint(p Pos, msg string) string {
-	line := []rune(f.Line(p.Line))
-	if p.Col-1 < len(line) && p.Col >= 1 && line[p.Col-1] == '\t' || strings.Contains(msg, "tab character") {
+	line := f.lineBytes(p.Line)
+	if p.Col >= 1 {
+		if i := f.colOffset(p.Line, p.Col, line); i < len(line) && line[i] == '\t' {
+			return msg + " (YAML indentation must use spaces, not tabs)"
+		}
+	}
+	if strings.Contains(msg, "tab character") {
 		return msg + " (YAML indentation must use spaces, not tabs)"
 	}
 	return msg
@@ -583,20 +661,58 @@ func isScannerProblem(msg string) bool {
 	return true
 }
 
-func (f *File) goccyPosition() (Pos, string, bool) {
-	_, err := goccyparser.ParseBytes(f.Data, 0)
+// goccyMaxBytes bounds the text goccy/go-yaml parses to place a syntax
+// error: it takes some 400 bytes of memory per byte of input.
+const goccyMaxBytes = 64 << 10
+
+// goccyPosition is where goccy/go-yaml places the syntax error that yaml.v3
+// reported at line. A larger file than goccyMaxBytes is not parsed whole:
+// goccy reads the lines from the last one at column 0 (a top-level key or
+// item) through line+1, if they are few enough, and its answer counts only
+// when it is about line.
+func (f *File) goccyPosition(line int) (Pos, string, bool) {
+	src, first := f.Data, 1
+	if len(src) > goccyMaxBytes {
+		ls := f.lines()
+		if line < 1 || line > len(ls) {
+			return Pos{}, "", false
+		}
+		end := len(src)
+		if line+1 < len(ls) {
+			end = ls[line+1]
+		}
+		first = line
+		for first > 1 && end-ls[first-1] <= goccyMaxBytes && (ls[first-1] == len(src) || !topLevelLine(src[ls[first-1]])) {
+			first--
+		}
+		if end-ls[first-1] > goccyMaxBytes {
+			return Pos{}, "", false
+		}
+		src = src[ls[first-1]:end]
+	}
+	_, err := goccyparser.ParseBytes(src, 0)
 	var se *goccy.SyntaxError
 	if err == nil || !errors.As(err, &se) || se.Token == nil || se.Token.Position == nil {
 		return Pos{}, "", false
 	}
-	p := Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}
-	if p.Line < 1 {
+	p := Pos{Line: se.Token.Position.Line + first - 1, Col: se.Token.Position.Column}
+	if p.Line < first || first > 1 && (p.Line < line-1 || p.Line > line+1) {
 		return Pos{}, "", false
 	}
 	if p.Col < 1 {
 		p.Col = 1
 	}
 	return p, se.Message, true
+}
+
+// topLevelLine reports whether a line that starts with c starts at column
+// 0 with content: a key, an item, a document marker.
+func topLevelLine(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '#':
+		return false
+	}
+	return true
 }
 
 // jsonSyntaxError explains a JSON file yaml.v3 could not read, at the exact

@@ -88,6 +88,10 @@ func LoadFiles(files []string) *Set { return LoadFilesFunc(files, nil) }
 // LoadFilesFunc is LoadFiles calling each (when not nil) on every file in
 // the worker that parsed it, as soon as it is parsed: work per file (say,
 // checks, then File.Release) overlaps with parsing the rest.
+//
+// A panic in each does not stop the other files: the file gets an internal
+// error instead of its tools, and each is called once more with the file
+// as it is then (a second panic is not recovered).
 func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 	set := &Set{Files: make([]*File, len(files))}
 	workers := min(runtime.GOMAXPROCS(0), len(files))
@@ -100,7 +104,7 @@ func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 			for i := range next {
 				set.Files[i] = ReadFile(files[i])
 				if each != nil {
-					each(i, set.Files[i])
+					callEach(each, i, set.Files[i])
 				}
 			}
 		}()
@@ -113,9 +117,31 @@ func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 	return set
 }
 
-// ReadFile reads and parses one file; a read failure is an Error of the File.
-// (One open and one fstat per file: this runs for every file of a lint.)
-func ReadFile(path string) *File {
+// callEach is each(i, f), retried once without the file's tools when it
+// panics.
+func callEach(each func(i int, f *File), i int, f *File) {
+	defer func() {
+		if p := recover(); p != nil {
+			f.Tools = nil
+			f.Errors = append(f.Errors, f.internalError(p))
+			each(i, f)
+		}
+	}()
+	each(i, f)
+}
+
+// ReadFile reads and parses one file; a read failure is an Error of the File,
+// and so is a panic (see ParseFile). A path that is not a regular file (a
+// named pipe, a socket, a device) is an Error without being opened.
+// (One stat, one open and one fstat per file: this runs for every file of
+// a lint.)
+func ReadFile(path string) (f *File) {
+	defer func() {
+		if p := recover(); p != nil {
+			f = &File{Path: path}
+			f.Errors = []*Error{f.internalError(p)}
+		}
+	}()
 	readError := func(err error, what string) *File {
 		msg := err.Error()
 		var pe *fs.PathError
@@ -124,43 +150,120 @@ func ReadFile(path string) *File {
 		}
 		return &File{Path: path, Errors: []*Error{{File: path, Msg: "cannot read the " + what + ": " + msg}}}
 	}
-	fh, err := os.Open(path)
-	if err != nil {
-		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
-			return readError(err, "directory") // an unreadable subdirectory
+	data, err := ReadToolFile(path)
+	var notRegular *NotRegularError
+	var tooLarge *TooLargeError
+	switch {
+	case err == nil:
+		return ParseFile(path, data)
+	case errors.As(err, &tooLarge):
+		f := &File{Path: path}
+		f.tooLarge(tooLarge.Size)
+		return f
+	case errors.As(err, &notRegular) && notRegular.Mode.IsDir():
+		// An unreadable subdirectory (Collect lists those).
+		fh, err := os.Open(path)
+		if err != nil {
+			return readError(err, "directory")
 		}
-		return readError(err, "file")
-	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil {
-		return readError(err, "file")
-	}
-	if info.IsDir() {
+		defer fh.Close()
 		if _, err := fh.ReadDir(1); err != nil && !errors.Is(err, io.EOF) {
 			return readError(err, "directory")
 		}
 		return &File{Path: path, Errors: []*Error{{File: path, Msg: "unreadable directory"}}}
+	case errors.As(err, &notRegular):
+		return &File{Path: path, Errors: []*Error{{File: path, Msg: "skipped, not opened: it is " + notRegular.Error() +
+			"; toolctl reads tool files only from regular files (a symbolic link to one is fine): remove it or move it out of the directory"}}}
+	}
+	return readError(err, "file")
+}
+
+// NotRegularError is a path that is not a regular file: a directory, a
+// named pipe, a socket, a device. ReadToolFile never opens one (opening a
+// named pipe waits for a writer, a device may do anything).
+type NotRegularError struct {
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	what := "not a regular file"
+	switch t := e.Mode.Type(); {
+	case t&fs.ModeDir != 0:
+		return "a directory, " + what
+	case t&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO), " + what
+	case t&fs.ModeSocket != 0:
+		return "a socket, " + what
+	case t&fs.ModeCharDevice != 0:
+		return "a character device, " + what
+	case t&fs.ModeDevice != 0:
+		return "a device, " + what
+	}
+	return what
+}
+
+// TooLargeError is a file over MaxFileSize.
+type TooLargeError struct {
+	Size int
+}
+
+func (e *TooLargeError) Error() string { return TooLargeMsg(e.Size) }
+
+// ReadToolFile reads the file at path as a tool file: a regular file (a
+// symbolic link to one is fine) of at most MaxFileSize bytes. Anything
+// else is a *NotRegularError and is not opened; a larger file is a
+// *TooLargeError, read no further than one byte past the limit.
+func ReadToolFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &NotRegularError{info.Mode()}
 	}
 	if info.Size() > MaxFileSize {
-		f := &File{Path: path}
-		f.tooLarge(int(info.Size()))
-		return f
+		return nil, &TooLargeError{int(info.Size())}
+	}
+	// Opened so that a named pipe put in its place since the stat does not
+	// block; the fstat then refuses it.
+	fh, err := openNonBlocking(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	if info, err = fh.Stat(); err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &NotRegularError{info.Mode()}
 	}
 	// Read at most one byte past the limit: a file that grew since the
 	// fstat is still caught.
 	var buf bytes.Buffer
 	buf.Grow(int(info.Size()) + bytes.MinRead)
 	if _, err := buf.ReadFrom(io.LimitReader(fh, MaxFileSize+1)); err != nil {
-		return readError(err, "file")
+		return nil, err
 	}
 	if buf.Len() > MaxFileSize {
-		f := &File{Path: path}
-		f.tooLarge(buf.Len())
-		return f
+		return nil, &TooLargeError{buf.Len()}
 	}
-	data := buf.Bytes()
-	return ParseFile(path, data)
+	return buf.Bytes(), nil
+}
+
+// WalkDir is filepath.WalkDir, except that a symbolic link given as root
+// is followed, as "root/" is (filepath.WalkDir reports the link itself);
+// links below root are not followed. fn sees root as given.
+func WalkDir(root string, fn fs.WalkDirFunc) error {
+	walkRoot := root
+	if info, err := os.Lstat(root); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		walkRoot = root + string(filepath.Separator)
+	}
+	return filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
+		if p == walkRoot {
+			p = root
+		}
+		return fn(p, d, err)
+	})
 }
 
 // Collect expands paths into the list of tool files to read, sorted and
@@ -184,6 +287,9 @@ func Collect(paths []string) ([]string, error) {
 			return nil, &PathError{root, err}
 		}
 		if !info.IsDir() {
+			if !info.Mode().IsRegular() {
+				return nil, &PathError{root, fmt.Errorf("%v: toolctl reads tool files only from regular files (a symbolic link to one is fine) and directories", &NotRegularError{info.Mode()})}
+			}
 			if !IsToolFile(root) {
 				return nil, &PathError{root, fmt.Errorf("not a tool file: toolctl reads .yaml, .yml and .json")}
 			}
@@ -191,7 +297,7 @@ func Collect(paths []string) ([]string, error) {
 			continue
 		}
 		var found []string
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		err = WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if p == root {
 					return err
@@ -207,7 +313,9 @@ func Collect(paths []string) ([]string, error) {
 				return nil
 			}
 			// Hidden files are skipped as hidden directories are: among
-			// them toolctl's own .toolctl.yaml and lint baselines.
+			// them toolctl's own .toolctl.yaml and lint baselines. Named
+			// pipes, sockets and devices are listed too, for ReadFile to
+			// report without opening them.
 			if IsToolFile(p) && !strings.HasPrefix(d.Name(), ".") {
 				found = append(found, p)
 			}

@@ -10,9 +10,21 @@ import (
 )
 
 // Limits that keep hostile input (alias bombs, absurd nesting) bounded.
+// The importer applies them to its input too.
 const (
-	maxDepth  = 256
-	maxValues = 2_000_000
+	// MaxDepth is how deep values may nest: a value inside more than
+	// MaxDepth collections is an error.
+	MaxDepth = 256
+	// MaxValues is how many values (scalars and collections, aliases
+	// expanded) one file may hold.
+	MaxValues = 2_000_000
+)
+
+// TooDeepMsg and TooManyValuesMsg say what is wrong with input beyond the
+// limits, for every reader.
+var (
+	TooDeepMsg       = fmt.Sprintf("values are nested more than %d levels deep; flatten the structure", MaxDepth)
+	TooManyValuesMsg = fmt.Sprintf("the file expands to more than %d values (a YAML alias bomb?); toolctl stops reading it here", MaxValues)
 )
 
 // decoder converts yaml.Nodes of one file into model values and collects
@@ -20,7 +32,7 @@ const (
 type decoder struct {
 	file   *File
 	errs   []*Error
-	values int  // values produced, across aliases, against maxValues
+	values int  // values produced, across aliases, against MaxValues
 	broke  bool // the budget was exhausted: stop producing values
 	// aliasing tracks alias targets being expanded, to catch cycles.
 	aliasing map[*yaml.Node]bool
@@ -179,13 +191,13 @@ func (d *decoder) value(n *yaml.Node, ptr string, depth int) any {
 		return nil
 	}
 	d.values++
-	if d.values > maxValues {
+	if d.values > MaxValues {
 		d.broke = true
-		d.errorf(n, ptr, "the file expands to more than %d values (a YAML alias bomb?); toolctl stops reading it here", maxValues)
+		d.errorf(n, ptr, "%s", TooManyValuesMsg)
 		return nil
 	}
-	if depth > maxDepth {
-		d.errorf(n, ptr, "values are nested more than %d levels deep; flatten the structure", maxDepth)
+	if depth > MaxDepth {
+		d.errorf(n, ptr, "%s", TooDeepMsg)
 		d.broke = true
 		return nil
 	}

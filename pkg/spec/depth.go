@@ -1,0 +1,375 @@
+package spec
+
+import "bytes"
+
+// TooDeep returns the byte offset of the first collection of data (YAML or
+// JSON) that is nested more than MaxDepth levels deep, or -1. It is one
+// pass over the bytes with no allocation beyond its stack of block
+// indentations, so that no parser (yaml.v3, goccy/go-yaml, encoding/json,
+// whose work and memory grow faster than the nesting) ever sees such input.
+//
+// It follows YAML's structure as far as nesting goes: flow collections
+// ([ ] { }) outside quoted scalars and comments, and block collections by
+// their indentation (a "- " entry or a "key:" at a greater column opens
+// one, several on a line in compact notation). Block scalars, quoted
+// scalars and comments are skipped, and brackets inside plain scalars of
+// block context are text. The count is the number of collections that
+// enclose a value, as the decoder counts: the root is at depth 0, and
+// the collection at depth MaxDepth+1 is the one reported.
+func TooDeep(data []byte) int {
+	s := depthScan{data: data, limit: MaxDepth + 1, at: -1}
+	s.run()
+	return s.at
+}
+
+type depthScan struct {
+	data      []byte
+	i         int // next byte
+	lineStart int // offset of the current line
+	block     []blockLevel
+	flow      int // open flow collections
+	limit     int // most collections open at once
+	at        int // offset of the collection past the limit, -1 while none
+	max       int // most collections open at once so far
+	// plain is set while a plain scalar may go on over the next lines:
+	// those indented more than plainIndent.
+	plain       bool
+	plainIndent int
+}
+
+// blockLevel is an open block collection: its column and kind.
+type blockLevel struct {
+	col int
+	seq bool
+}
+
+func (s *depthScan) done() bool { return s.at >= 0 || s.i >= len(s.data) }
+
+// open counts a collection that starts at offset off.
+func (s *depthScan) open(off int) {
+	n := len(s.block) + s.flow
+	s.max = max(s.max, n)
+	if n > s.limit && s.at < 0 {
+		s.at = off
+	}
+}
+
+func (s *depthScan) run() {
+	for !s.done() {
+		s.lineStart = s.i
+		for s.i < len(s.data) && s.data[s.i] == ' ' {
+			s.i++
+		}
+		col := s.i - s.lineStart
+		s.skipBlanks()
+		if s.i >= len(s.data) || isEOL(s.data[s.i]) || s.data[s.i] == '#' {
+			// Blank and comment lines end no collection; a comment ends
+			// a plain scalar.
+			s.plain = s.plain && (s.i >= len(s.data) || s.data[s.i] != '#')
+			s.nextLine()
+			continue
+		}
+		if s.plain && col > s.plainIndent && !(col == 0 && s.docMarker()) {
+			// A plain scalar goes on: its words are text.
+			for s.i < len(s.data) && !isEOL(s.data[s.i]) {
+				if s.data[s.i] == '#' && isBlank(s.data[s.i-1]) {
+					s.plain = false
+					break
+				}
+				s.i++
+			}
+			s.nextLine()
+			continue
+		}
+		s.plain = false
+		if col == 0 && s.docMarker() {
+			s.block = s.block[:0]
+			s.i += 3
+			s.skipBlanks()
+			s.node(s.i-s.lineStart, false)
+		} else {
+			for len(s.block) > 0 && s.block[len(s.block)-1].col > col {
+				s.block = s.block[:len(s.block)-1]
+			}
+			s.node(s.i-s.lineStart, false)
+		}
+		s.nextLine()
+	}
+}
+
+// node reads the node that starts at s.i, column col, in block context, to
+// the end of its line (or further for a flow collection or a quoted
+// scalar). value says it is a mapping value: a plain scalar is then not
+// a key.
+func (s *depthScan) node(col int, value bool) {
+	for !s.done() {
+		d := s.data
+		c := d[s.i]
+		switch {
+		case isEOL(c) || c == '#':
+			return
+		case (c == '-' || c == '?' || c == ':') && s.indicator(s.i):
+			switch c {
+			case '-':
+				s.openBlock(col, true)
+			case '?':
+				s.openBlock(col, false)
+			}
+			s.i++
+			s.skipBlanks()
+			col = s.i - s.lineStart
+			value = c == ':'
+			continue
+		case c == '&' || c == '!':
+			// An anchor or a tag before the node.
+			for s.i < len(d) && !isBlank(d[s.i]) && !isEOL(d[s.i]) {
+				s.i++
+			}
+			s.skipBlanks()
+			continue
+		case c == '[' || c == '{':
+			s.flowCollection()
+			s.afterValue(col, value)
+			return
+		case c == '"' || c == '\'':
+			s.quoted()
+			s.afterValue(col, value)
+			return
+		case c == '|' || c == '>':
+			s.blockScalar()
+			return
+		}
+		// A plain scalar (or an alias): a key when ": " follows on the line.
+		key := false
+		for s.i < len(d) && !isEOL(d[s.i]) && !key {
+			switch {
+			case d[s.i] == ':' && !value && s.indicator(s.i):
+				s.openBlock(col, false)
+				s.i++
+				s.skipBlanks()
+				col, value, key = s.i-s.lineStart, true, true
+			case d[s.i] == '#' && isBlank(d[s.i-1]):
+				return
+			default:
+				s.i++
+			}
+		}
+		if !key {
+			// It may go on over the next lines.
+			s.plain, s.plainIndent = true, -1
+			if n := len(s.block); n > 0 {
+				s.plainIndent = s.block[n-1].col
+			}
+			return
+		}
+	}
+}
+
+// afterValue reads what follows a flow collection or a quoted scalar on its
+// line: ": " makes it a key.
+func (s *depthScan) afterValue(col int, value bool) {
+	s.skipBlanks()
+	if !value && s.i < len(s.data) && s.data[s.i] == ':' && s.indicator(s.i) {
+		s.openBlock(col, false)
+		s.i++
+		s.skipBlanks()
+		s.node(s.i-s.lineStart, true)
+	}
+}
+
+// openBlock enters the block sequence (seq) or mapping whose entry starts
+// at col.
+func (s *depthScan) openBlock(col int, seq bool) {
+	if n := len(s.block); n > 0 && s.block[n-1].col == col {
+		top := s.block[n-1]
+		if top.seq == seq {
+			return // the next entry of the same collection
+		}
+		if !seq {
+			// A key after an indentless sequence: the sequence ended.
+			s.block = s.block[:n-1]
+			if n > 1 && s.block[n-2].col == col {
+				return
+			}
+		}
+		// else a sequence at a key's column: a mapping value
+	}
+	s.block = append(s.block, blockLevel{col, seq})
+	s.open(s.lineStart + col)
+}
+
+// flowCollection skips a flow collection, over lines, counting its depth.
+func (s *depthScan) flowCollection() {
+	d := s.data
+	start := true // a node may start here (after [ { , or ":")
+	for s.i < len(d) && s.at < 0 {
+		c := d[s.i]
+		switch c {
+		case '[', '{':
+			s.flow++
+			s.open(s.i)
+			start = true
+		case ']', '}':
+			s.flow--
+			start = false
+			if s.flow == 0 {
+				s.i++
+				return
+			}
+		case ',':
+			start = true
+		case ':':
+			// A value indicator, not a colon inside a plain scalar
+			// (http://x): a blank follows, or a JSON-like key precedes.
+			start = s.indicator(s.i)
+			if s.i > 0 {
+				switch d[s.i-1] {
+				case '"', '\'', ']', '}':
+					start = true
+				}
+			}
+		case '"', '\'':
+			if start {
+				s.quoted()
+				start = false
+				continue
+			}
+			start = false
+		case '#':
+			if s.i == 0 || isBlank(d[s.i-1]) || isEOL(d[s.i-1]) {
+				for s.i < len(d) && !isEOL(d[s.i]) {
+					s.i++
+				}
+				continue
+			}
+			start = false
+		case ' ', '\t', '\r', '\n':
+		case '&', '!', '?', '-':
+			if !start {
+				break
+			}
+			if c == '?' || c == '-' {
+				if !s.indicator(s.i) {
+					start = false
+				}
+				break
+			}
+		property:
+			for ; s.i < len(d) && !isBlank(d[s.i]) && !isEOL(d[s.i]); s.i++ {
+				switch d[s.i] {
+				case '[', ']', '{', '}', ',':
+					break property
+				}
+			}
+			continue
+		default:
+			start = false
+		}
+		s.i++
+	}
+}
+
+// quoted skips a quoted scalar, over lines; an unterminated one runs to
+// the end.
+func (s *depthScan) quoted() {
+	d := s.data
+	q := d[s.i]
+	for s.i++; s.i < len(d); s.i++ {
+		switch d[s.i] {
+		case '\\':
+			if q == '"' {
+				s.i++ // an escape: the next byte is taken as it is
+			}
+		case q:
+			if q == '\'' && s.i+1 < len(d) && d[s.i+1] == '\'' {
+				s.i++ // '' is a quote
+				continue
+			}
+			s.i++
+			return
+		}
+	}
+	s.i = len(d)
+}
+
+// blockScalar skips a literal or folded scalar: its header line, then the
+// lines that are blank or indented more than the collection it is in. It
+// stops at the end of its last line.
+func (s *depthScan) blockScalar() {
+	indent := -1
+	if n := len(s.block); n > 0 {
+		indent = s.block[n-1].col
+	}
+	d := s.data
+	for {
+		s.toEOL()
+		next := s.i
+		if next < len(d) && d[next] == '\r' {
+			next++
+		}
+		if next < len(d) && d[next] == '\n' {
+			next++
+		}
+		j := next
+		for j < len(d) && d[j] == ' ' {
+			j++
+		}
+		if j >= len(d) {
+			s.i = len(d)
+			return
+		}
+		if !isEOL(d[j]) && (j-next <= indent || j == next && docMarkerAt(d, next)) {
+			return // the next line is not part of the scalar
+		}
+		s.i = next
+	}
+}
+
+// indicator reports whether the byte at i (- ? :) is followed by a blank or
+// a line end, as an indicator is.
+func (s *depthScan) indicator(i int) bool {
+	return i+1 == len(s.data) || isBlank(s.data[i+1]) || isEOL(s.data[i+1])
+}
+
+// docMarker reports whether the line at s.i starts with --- or ... .
+func (s *depthScan) docMarker() bool { return docMarkerAt(s.data, s.i) }
+
+func docMarkerAt(data []byte, i int) bool {
+	d := data[i:]
+	return len(d) >= 3 && (string(d[:3]) == "---" || string(d[:3]) == "...") && (len(d) == 3 || isBlank(d[3]) || isEOL(d[3]))
+}
+
+func (s *depthScan) skipBlanks() {
+	for s.i < len(s.data) && isBlank(s.data[s.i]) {
+		s.i++
+	}
+}
+
+func (s *depthScan) toEOL() {
+	if j := bytes.IndexAny(s.data[s.i:], "\r\n"); j >= 0 {
+		s.i += j
+	} else {
+		s.i = len(s.data)
+	}
+}
+
+// skipEOL passes one line break at s.i.
+func (s *depthScan) skipEOL() {
+	if s.i < len(s.data) && s.data[s.i] == '\r' {
+		s.i++
+	}
+	if s.i < len(s.data) && s.data[s.i] == '\n' {
+		s.i++
+	}
+}
+
+// nextLine moves to the start of the next line.
+func (s *depthScan) nextLine() {
+	if s.i < len(s.data) && !isEOL(s.data[s.i]) {
+		s.toEOL()
+	}
+	s.skipEOL()
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+func isEOL(c byte) bool   { return c == '\n' || c == '\r' }
