@@ -205,3 +205,36 @@ func TestExcerptMinifiedFile(t *testing.T) {
 		}
 	}
 }
+
+// TestExcerptLongLineChunks: a line past longLine is converted a chunk at a
+// time, and the report is byte-identical to converting it whole; findings
+// out of order (the cursor moving back) and at both ends included.
+func TestExcerptLongLineChunks(t *testing.T) {
+	var text strings.Builder
+	var findings []lint.Finding
+	runes := 0
+	for i := 0; text.Len() < 300_000; i++ {
+		piece := fmt.Sprintf(`"k%d":"ツール😀 %d é\tx",`, i, i)
+		if i%97 == 0 {
+			findings = append(findings, lint.Finding{File: "l.json", Span: cols(runes+1, runes+1+i%400), Severity: lint.Error, Rule: "r", Message: "m"})
+		}
+		text.WriteString(piece)
+		runes += utf8.RuneCountInString(piece)
+	}
+	findings = append(findings,
+		lint.Finding{File: "l.json", Span: cols(1, 3), Severity: lint.Error, Rule: "start", Message: "m"},
+		lint.Finding{File: "l.json", Span: cols(runes, runes+1), Severity: lint.Error, Rule: "end", Message: "m"},
+		lint.Finding{File: "l.json", Span: cols(runes/2, 1<<30), Severity: lint.Error, Rule: "rest", Message: "m"})
+	file := spec.ParseFile("l.json", []byte(text.String()))
+	opt := Options{Source: func(string) *spec.File { return file }}
+	chunked := render(t, "text", findings, Summary{Files: []string{"l.json"}}, opt)
+	defer func(n int) { longLine = n }(longLine)
+	longLine = 1 << 30
+	whole := render(t, "text", findings, Summary{Files: []string{"l.json"}}, opt)
+	if !bytes.Equal(chunked, whole) {
+		t.Errorf("chunked excerpts differ from whole-line ones:\n%s\n---\n%s", chunked[:min(len(chunked), 2000)], whole[:min(len(whole), 2000)])
+	}
+	if !bytes.Contains(whole, []byte("…")) {
+		t.Error("fixture: no windowed excerpt")
+	}
+}

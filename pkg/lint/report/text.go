@@ -124,6 +124,9 @@ const ellipsis = '…'
 // lineCache holds the last source line shown, ready for display. Findings
 // come sorted by file and position, so the many findings on one long line
 // share one conversion, and each excerpt costs the window, not the line.
+// A line longer than longLine bytes (a minified JSON file) is never
+// converted whole: each excerpt converts a chunk of runes around its span,
+// found from a cursor that moves forward with the sorted findings.
 type lineCache struct {
 	src  *spec.File
 	n    int // the line number held; 0 for none
@@ -131,32 +134,70 @@ type lineCache struct {
 	wide bool // rs is wider than excerptWidth
 	// secrets are masked wherever they occur in a line of src.
 	secrets []string
+
+	long           string // the masked text of a long line; "" otherwise
+	runes          int    // its rune count
+	curRune, curAt int    // a rune index of long and its byte offset
 }
+
+// longLine is the length in bytes past which a line is converted to runes
+// a chunk at a time (a 16 MB line would take 64 MB as []rune).
+var longLine = 64 << 10 // a variable for the tests
 
 // use sets the file the next lines come from and the credentials to mask
 // in them.
 func (c *lineCache) use(src *spec.File, secrets []string) {
 	if src != c.src {
-		c.src, c.n, c.rs = src, 0, nil
+		c.src, c.n, c.rs, c.long = src, 0, nil, ""
 	}
 	c.secrets = secrets
 }
 
-// line returns line n of src as displayRunes does, credentials masked; ok
-// is false past the end of the file.
-func (c *lineCache) line(src *spec.File, n int) (rs []rune, wide, ok bool) {
+// line returns the part of line n of src that an excerpt of the rune span
+// [start, end) can show, as displayRunes does, credentials masked: the runes
+// from index off on, of total in the whole line. ok is false past the end of
+// the file. start and end are clamped to the line.
+func (c *lineCache) line(src *spec.File, n, start, end int) (rs []rune, off, total int, wide, ok bool) {
 	if src != c.src {
-		c.src, c.n, c.rs, c.secrets = src, 0, nil, nil
+		c.src, c.n, c.rs, c.long, c.secrets = src, 0, nil, "", nil
 	}
 	// Line returns "" past the end of the file; a position there is stale.
 	if n > src.LineCount() {
-		return nil, false, false
+		return nil, 0, 0, false, false
 	}
 	if n != c.n {
-		c.n, c.rs = n, displayRunes(maskSecrets(src.Line(n), c.secrets))
-		c.wide = tooWide(c.rs)
+		c.n, c.rs, c.long = n, nil, ""
+		text := maskSecrets(src.Line(n), c.secrets)
+		if len(text) > longLine {
+			c.long, c.runes, c.curRune, c.curAt = text, utf8.RuneCountInString(text), 0, 0
+		} else {
+			c.rs = displayRunes(text)
+			c.wide = tooWide(c.rs)
+		}
 	}
-	return c.rs, c.wide, true
+	if c.long == "" {
+		return c.rs, 0, len(c.rs), c.wide, true
+	}
+	// A chunk wide enough that excerptWindow, which looks at most
+	// excerptMaxRunes around start, only meets the line's own ends.
+	start = clamp(start, 0, c.runes)
+	lo, hi := max(0, start-2*excerptMaxRunes), min(c.runes, start+2*excerptMaxRunes)
+	from, to := c.byteAt(lo), c.byteAt(hi)
+	return displayRunes(c.long[from:to]), lo, c.runes, true, true
+}
+
+// byteAt is the byte offset of rune index i of the long line, found from
+// the cursor (forward) or the line's start (backward).
+func (c *lineCache) byteAt(i int) int {
+	if i < c.curRune {
+		c.curRune, c.curAt = 0, 0
+	}
+	for c.curRune < i && c.curAt < len(c.long) {
+		_, size := utf8.DecodeRuneInString(c.long[c.curAt:])
+		c.curAt += size
+		c.curRune++
+	}
+	return c.curAt
 }
 
 // secretsByFile collects the credentials findings are about (secret-literal),
@@ -207,14 +248,17 @@ func maskSecrets(line string, secrets []string) string {
 // marking each cut side, and the carets stop at the window's edge.
 func writeExcerpt(b *bytes.Buffer, st textStyles, f lint.Finding, lines *lineCache, src *spec.File) {
 	lineNo := f.Span.Start.Line
-	line, wide, ok := lines.line(src, lineNo)
+	start := max(f.Span.Start.Col-1, 0)
+	line, off, total, wide, ok := lines.line(src, lineNo, start, start)
 	if !ok {
 		return
 	}
-	start := clamp(f.Span.Start.Col-1, 0, len(line))
+	// line holds the runes [off, off+len(line)) of the source line (all of
+	// it unless the line is very long); start and end index into line.
+	start = clamp(start-off, 0, len(line))
 	end := start + 1
 	if f.Span.End.Line == f.Span.Start.Line && f.Span.End.Col > f.Span.Start.Col {
-		end = f.Span.End.Col - 1
+		end = f.Span.End.Col - 1 - off
 	}
 	end = clamp(end, start, len(line))
 
@@ -223,12 +267,12 @@ func writeExcerpt(b *bytes.Buffer, st textStyles, f lint.Finding, lines *lineCac
 		lo, hi = excerptWindow(line, start, end)
 	}
 	var text, pad strings.Builder
-	if lo > 0 {
+	if off+lo > 0 {
 		text.WriteRune(ellipsis)
 		pad.WriteByte(' ')
 	}
 	text.WriteString(string(line[lo:hi]))
-	if hi < len(line) {
+	if off+hi < total {
 		text.WriteRune(ellipsis)
 	}
 	pad.WriteString(cells(line[lo:start], ' '))
