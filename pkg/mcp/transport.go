@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -234,7 +234,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 		http.Error(w, "cross-origin request refused: origin "+r.Header.Get("Origin")+" is not trusted; start toolctl serve with --allow-origin "+r.Header.Get("Origin")+" to allow it", http.StatusForbidden)
 	}))
 	mux := http.NewServeMux()
-	mux.Handle(opts.Path, withRequest(cop.Handler(checkRPC(h))))
+	mux.Handle(opts.Path, cop.Handler(s.checkRPC(withRequest(h))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no MCP endpoint at "+r.URL.Path+"; the endpoint is "+opts.Path, http.StatusNotFound)
 	})
@@ -300,8 +300,9 @@ func (*bufferedBody) Close() error { return nil }
 // a method the server does not have, 200 with the -32601 error response
 // (from 2026-07-28 on the SDK answers that itself, with 404); a
 // notification of an unknown method is accepted and ignored (202), as a
-// JSON-RPC notification is never answered.
-func checkRPC(next http.Handler) http.Handler {
+// JSON-RPC notification is never answered. A plain tools/call is answered
+// without the SDK (httpfast.go).
+func (s *Server) checkRPC(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bb, ok := r.Body.(*bufferedBody)
 		if r.Method != http.MethodPost || !ok || !isJSONType(r.Header.Get("Content-Type")) {
@@ -316,6 +317,11 @@ func checkRPC(next http.Handler) http.Handler {
 			}
 			writeRPC(w, http.StatusBadRequest, body)
 			return
+		}
+		if !p.batch {
+			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.directCall(w, r, req) {
+				return
+			}
 		}
 		if r.Header.Get("Mcp-Protocol-Version") < anyStructuredContent {
 			for _, m := range p.msgs {
@@ -345,8 +351,8 @@ func checkRPC(next http.Handler) http.Handler {
 // isJSONType tells application/json (with parameters) from other types,
 // which the SDK refuses (415).
 func isJSONType(ct string) bool {
-	mt, _, _ := strings.Cut(ct, ";")
-	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
 }
 
 func writeRPC(w http.ResponseWriter, status int, body []byte) {
