@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -31,12 +32,51 @@ import (
 // own answer to a request of 2026-07-28 or later carries more).
 var legacyProtocols = map[string]bool{"2024-11-05": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true}
 
+// plainCall is a POST body that is one tools/call request, decoded in one
+// pass (parseBody and then the params would be two).
+type plainCall struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  callParams      `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// tryDirect answers body when it is a plain tools/call the direct path
+// takes; it reports whether it did. Anything else, malformed messages
+// included, is left to checkRPC's validation and the SDK.
+func (s *Server) tryDirect(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	if s.httpSDKOnly || !bytes.Contains(body, []byte(`"tools/call"`)) {
+		return false
+	}
+	var m plainCall
+	if json.Unmarshal(body, &m) != nil || m.JSONRPC != "2.0" || m.Method != "tools/call" || m.Result != nil || m.Error != nil {
+		return false
+	}
+	id, ok, msg := parseID(m.ID)
+	if !ok || msg != "" || !id.IsValid() {
+		return false
+	}
+	return s.direct(w, r, id, &m.Params)
+}
+
 // directCall answers req, the one message of a POST, when it can; it
 // reports whether it did.
 func (s *Server) directCall(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request) bool {
 	if s.httpSDKOnly || req.Method != "tools/call" || !req.IsCall() {
 		return false
 	}
+	var p callParams
+	if json.Unmarshal(req.Params, &p) != nil {
+		return false
+	}
+	return s.direct(w, r, req.ID, &p)
+}
+
+// direct answers the tools/call of id with params p, when the direct path
+// takes it.
+func (s *Server) direct(w http.ResponseWriter, r *http.Request, id jsonrpc.ID, p *callParams) bool {
 	protocol := r.Header.Get("Mcp-Protocol-Version")
 	if protocol == "" {
 		protocol = "2025-03-26" // the SDK's assumption
@@ -49,8 +89,7 @@ func (s *Server) directCall(w http.ResponseWriter, r *http.Request, req *jsonrpc
 	if !hostAllowed(r) {
 		return false
 	}
-	var p callParams
-	if json.Unmarshal(req.Params, &p) != nil || p.Name == nil || p.Meta != nil || p.InputResponses != nil || p.RequestState != nil {
+	if p.Name == nil || p.Meta != nil || p.InputResponses != nil || p.RequestState != nil {
 		return false
 	}
 	s.mu.RLock()
@@ -63,7 +102,7 @@ func (s *Server) directCall(w http.ResponseWriter, r *http.Request, req *jsonrpc
 	// builtin runs here rather than on the pool. The request's context
 	// ends the call when the client goes away.
 	res, raw, err := s.call(r.Context(), *p.Name, p.Arguments, protocol, true)
-	resp := &jsonrpc.Response{ID: req.ID, Error: err}
+	resp := &jsonrpc.Response{ID: id, Error: err}
 	switch {
 	case err != nil:
 	case raw != nil:
@@ -78,7 +117,7 @@ func (s *Server) directCall(w http.ResponseWriter, r *http.Request, req *jsonrpc
 	}
 	body, err := encodeResponse(resp)
 	if err != nil {
-		body = errorResponse(req.ID.Raw(), codeInternalError, "encoding the response: "+err.Error())
+		body = errorResponse(id.Raw(), codeInternalError, "encoding the response: "+err.Error())
 	}
 	h := w.Header()
 	h["Cache-Control"] = cacheControl

@@ -309,6 +309,9 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if s.tryDirect(w, r, bb.data) {
+			return
+		}
 		p := parseBody(bb.data)
 		if len(p.errors) > 0 {
 			body := p.errors[0]
