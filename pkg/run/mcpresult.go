@@ -71,8 +71,8 @@ func (m *MCPResult) Value() (any, error) {
 	if len(w.StructuredContent) > 0 && string(w.StructuredContent) != "null" {
 		return decodeNumbers(w.StructuredContent)
 	}
-	if len(w.Content) == 1 {
-		if tc, ok := m.Result.Content[0].(*mcp.TextContent); ok && len(m.Result.Content) == 1 {
+	if len(w.Content) == 1 && len(m.Result.Content) == 1 {
+		if tc, ok := m.Result.Content[0].(*mcp.TextContent); ok {
 			return tc.Text, nil
 		}
 	}
