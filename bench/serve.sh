@@ -44,7 +44,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log() { echo "serve.sh: $*" >&2; }
 
-(cd "$repo" && go build -o "$tmp/toolctl" . && go build -o "$tmp/mcpload" ./bench/mcpload)
+(cd "$repo" && go build -o "$tmp/toolctl" . && go build -o "$tmp/mcpload" ./bench/mcpload && go build -o "$tmp/httpfloor" ./bench/httpfloor)
 
 # The reference server: the official TypeScript SDK from npm, once.
 sdk_version=1.32.2
@@ -80,6 +80,7 @@ load() {
 	stdio/ts) cmd=(node "$npm_dir/ts-calculator-server.mjs") ;;
 	http/toolctl) cmd=("$tmp/toolctl" serve --http '127.0.0.1:{port}' "$repo/tools"); http=(-http 'http://127.0.0.1:{port}/mcp') ;;
 	http/ts) cmd=(node "$npm_dir/ts-calculator-http-server.mjs" '{port}'); http=(-http 'http://127.0.0.1:{port}/mcp') ;;
+	http/floor) cmd=("$tmp/httpfloor" '{port}'); http=(-http 'http://127.0.0.1:{port}/mcp') ;;
 	esac
 	"$tmp/mcpload" -json -label "$transport/$label" -n "$n" -c "$c" "${http[@]}" -- "${cmd[@]}" >>"$results"
 }
@@ -92,6 +93,7 @@ for t in "${ts_list[@]}"; do
 			log "$t, concurrency $c, run $r/$runs"
 			load "$t" toolctl "$c"
 			[[ -n $ts_status ]] || load "$t" ts "$c"
+			[[ $t != http ]] || load "$t" floor "$c"
 		done
 	done
 done
@@ -105,7 +107,7 @@ runs = [json.loads(l) for l in open(path)]
 def median_run(label, c):
     rs = sorted((r for r in runs if r["label"] == label and r["concurrency"] == c), key=lambda r: r["calls_per_sec"])
     return rs[len(rs) // 2] if rs else None
-names = {"toolctl": "toolctl serve (calculator builtin)", "ts": "TypeScript SDK reference"}
+names = {"toolctl": "toolctl serve (calculator builtin)", "ts": "TypeScript SDK reference", "floor": "Go net/http floor (fixed bytes, bench/httpfloor)"}
 print(f"| server ({n} tools/call, {cpus} CPUs) | transport | callers | calls/s | p50 (ms) | p99 (ms) | server CPU (µs/call) |")
 print("|---|---|---:|---:|---:|---:|---:|")
 transports = [t for t in ("stdio", "http") if any(r["label"].startswith(t + "/") for r in runs)]
@@ -119,12 +121,17 @@ for tr in transports:
                 print(f"| {names[label]} | {tr} | {c} | skipped ({ts_status}) | | | |")
         if t and s:
             print(f"| **toolctl / TypeScript** | {tr} | {c} | **{t['calls_per_sec'] / s['calls_per_sec']:.2f}x** | {t['p50_ms'] / s['p50_ms']:.2f}x | {t['p99_ms'] / s['p99_ms']:.2f}x | {t['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x |")
+        f = median_run(tr + "/floor", c)
+        if f:
+            print(f"| {names['floor']} | {tr} | {c} | {f['calls_per_sec']:,.0f} | {f['p50_ms']:.3f} | {f['p99_ms']:.3f} | {f['server_cpu_us_per_call']:.0f} |")
 if set(transports) == {"stdio", "http"}:
     print()
     for c in sorted({r["concurrency"] for r in runs}):
         h, s = median_run("http/toolctl", c), median_run("stdio/toolctl", c)
+        f = median_run("http/floor", c)
         if h and s:
-            print(f"toolctl, {c} caller(s): server CPU per call over HTTP is {h['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x stdio's; p99 over HTTP {h['p99_ms']:.2f} ms.")
+            floor = f" (the net/http floor: {f['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x, p99 {f['p99_ms']:.2f} ms)" if f else ""
+            print(f"toolctl, {c} caller(s): server CPU per call over HTTP is {h['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x stdio's; p99 over HTTP {h['p99_ms']:.2f} ms{floor}.")
 print()
 print(f"Median of the runs by calls/s; {versions}.")
 PY
