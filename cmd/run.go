@@ -65,6 +65,14 @@ lint.ignore); warnings neither block nor print. Only that file is linted, so
 rules over the whole set (name-unique, reference-unknown) are left to
 toolctl lint. --no-lint runs the tool anyway.
 
+An mcp tool's result is the server's CallToolResult. --output json (and yaml)
+prints it whole, as the server sent it: every content item with its
+annotations and _meta, structuredContent, isError. --output text prints text
+items as text and summarises the others, one line each ([image: image/png,
+1.2 KB], [resource link: URI (name)]), never their base64 data. An isError
+result exits 4 with its text on stderr; with --output json or yaml the whole
+result is printed to stdout as well.
+
 Defaults when the tool's runtime section leaves them out: timeout 30s; retries
 2 for tools that use the network (http, mcp, http_request, llm_call) and 0 for
 local code; retry_delay 1s, max_delay 30s, exponential backoff.
@@ -230,9 +238,27 @@ func runRun(opts *runOptions, args []string) error {
 	defer stop()
 	res, err := r.Run(ctx, t, input)
 	if err != nil {
+		// An MCP server's isError result is a result too: printed whole
+		// where the whole is asked for.
+		if m := mcpErrorResult(err); m != nil && opts.output != "text" {
+			if werr := writeValue(app.IO.Out, m, opts.output); werr != nil {
+				return werr
+			}
+		}
 		return runFailure(err, app.Verbose)
 	}
 	return writeValue(app.IO.Out, res.Value, opts.output)
+}
+
+// mcpErrorResult is the isError result of an mcp tool's server, or nil.
+func mcpErrorResult(err error) *run.MCPResult {
+	var e *run.Error
+	if errors.As(err, &e) {
+		if m, ok := e.Detail.(*run.MCPResult); ok {
+			return m
+		}
+	}
+	return nil
 }
 
 // prescan parses the known flags (run's and the global ones) leniently to
@@ -673,6 +699,9 @@ func detailText(d any) string {
 	if s, ok := d.(string); ok {
 		return strings.TrimRight(s, "\n")
 	}
+	if m, ok := d.(*run.MCPResult); ok {
+		return m.Text()
+	}
 	raw, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
 		return fmt.Sprint(d)
@@ -681,8 +710,13 @@ func detailText(d any) string {
 }
 
 // writeValue prints a result: json (indented, keys sorted, byte-stable),
-// yaml, or text (a string as it is, anything else as indented JSON).
+// yaml, or text (a string as it is, anything else as indented JSON). An
+// MCP server's result is printed whole in json (as the server sent it,
+// indented) and yaml, summarised in text (MCPResult.Text).
 func writeValue(w io.Writer, v any, format string) error {
+	if m, ok := v.(*run.MCPResult); ok {
+		return writeMCPResult(w, m, format)
+	}
 	if s, ok := v.(string); ok && format == "text" {
 		if !strings.HasSuffix(s, "\n") {
 			s += "\n"
@@ -707,6 +741,31 @@ func writeValue(w io.Writer, v any, format string) error {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("the result cannot be written as JSON: %v", err)
 	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writeMCPResult(w io.Writer, m *run.MCPResult, format string) error {
+	switch format {
+	case "text":
+		s := m.Text()
+		if s == "" {
+			return nil
+		}
+		_, err := io.WriteString(w, strings.TrimSuffix(s, "\n")+"\n")
+		return err
+	case "yaml":
+		v, err := decodeJSON(m.Raw)
+		if err != nil {
+			return fmt.Errorf("the MCP server's result is not valid JSON: %v", err)
+		}
+		return writeValue(w, v, format)
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, m.Raw, "", "  "); err != nil {
+		return fmt.Errorf("the MCP server's result is not valid JSON: %v", err)
+	}
+	b.WriteByte('\n')
 	_, err := w.Write(b.Bytes())
 	return err
 }

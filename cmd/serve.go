@@ -56,7 +56,9 @@ Transports:
 A tool that fails — invalid arguments included — answers with isError and a
 message the model can act on; a call of an unknown tool is a JSON-RPC
 invalid-params error. Results that are JSON come back as structuredContent
-with a text copy; strings as text.
+with a text copy; strings as text. An mcp tool's result is the proxied
+server's CallToolResult, passed on unchanged (images, audio, resources,
+annotations, _meta, structuredContent, isError).
 
 Before serving, the tools are linted with the settings of .toolctl.yaml:
 lint errors stop the server from starting (--no-lint serves anyway).

@@ -1,9 +1,15 @@
-// Command mcpload measures an MCP stdio server under load: it starts the
+// Command mcpload measures an MCP server under load: it starts the
 // server, does the initialize handshake, then makes N tools/call requests
 // with C concurrent callers (each waits for its answer before the next
 // call) and prints calls/s and the latency percentiles.
 //
 //	go run ./bench/mcpload [-n 20000] [-c 1] [-tool calculator] [-args JSON] -- COMMAND [ARGS...]
+//	go run ./bench/mcpload -http http://127.0.0.1:{port}/mcp [...] -- COMMAND --listen {port} ...
+//
+// By default the server speaks stdio. With -http it is a Streamable HTTP
+// server at that URL: {port} in the URL and the command is replaced by a
+// free port; each caller has its own keep-alive connection, and the
+// server is stopped with SIGTERM at the end.
 //
 // It speaks JSON-RPC directly (no SDK) so that the client costs little of
 // the machine it shares with the server, and the same for every server.
@@ -35,6 +41,7 @@ type options struct {
 	asJSON       bool
 	verbose      bool
 	label        string
+	http         string
 }
 
 // Report is what one run measured (the -json output).
@@ -67,6 +74,7 @@ func main() {
 	flag.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	flag.BoolVar(&o.verbose, "v", false, "print the first result and the server's stderr")
 	flag.StringVar(&o.label, "label", "", "name of the server in the report (default: its serverInfo)")
+	flag.StringVar(&o.http, "http", "", "Streamable HTTP endpoint of the server (default: stdio); {port} is a free port, also in COMMAND")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: mcpload [flags] -- COMMAND [ARGS...]\n")
 		flag.PrintDefaults()
@@ -79,6 +87,10 @@ func main() {
 	if !json.Valid([]byte(o.args)) {
 		fmt.Fprintf(os.Stderr, "mcpload: -args is not valid JSON: %s\n", o.args)
 		os.Exit(2)
+	}
+	load := loadStdio
+	if o.http != "" {
+		load = loadHTTP
 	}
 	rep, err := load(o, flag.Args())
 	if err != nil {
@@ -113,7 +125,7 @@ type answer struct {
 	body []byte // the first answer only
 }
 
-func load(o options, argv []string) (*Report, error) {
+func loadStdio(o options, argv []string) (*Report, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -281,20 +293,27 @@ func load(o options, argv []string) (*Report, error) {
 		cmd.Process.Kill()
 		<-done
 	}
+	return finish(o, cmd, lat, end.Sub(startMeasure), info.Name+" "+info.Version, ir.Result.ProtocolVersion, int(failures.Load()), first, firstErr, &stderr), nil
+}
+
+// finish computes the report of a run: lat holds the latency of each
+// call by id (ids 2.. are calls, the first o.warmup unmeasured).
+func finish(o options, cmd *exec.Cmd, lat []time.Duration, elapsed time.Duration, server, protocol string, failures int, first, firstErr []byte, stderr *bytes.Buffer) *Report {
+	total := o.warmup + o.n
 	measured := slices.Clone(lat[o.warmup+2 : total+2])
 	slices.Sort(measured)
 	pct := func(p float64) float64 {
 		i := int(float64(len(measured)-1) * p)
 		return float64(measured[i]) / 1e6
 	}
-	secs := end.Sub(startMeasure).Seconds()
+	secs := elapsed.Seconds()
 	rep := &Report{
 		Label:       o.label,
-		Server:      info.Name + " " + info.Version,
-		Protocol:    ir.Result.ProtocolVersion,
+		Server:      server,
+		Protocol:    protocol,
 		Calls:       o.n,
 		Concurrency: o.c,
-		Failures:    int(failures.Load()),
+		Failures:    failures,
 		Seconds:     secs,
 		CallsPerSec: float64(o.n) / secs,
 		P50ms:       pct(0.50),
@@ -313,11 +332,11 @@ func load(o options, argv []string) (*Report, error) {
 		if firstErr != nil {
 			fmt.Fprintf(os.Stderr, "first failure: %s\n", firstErr)
 		}
-		io.Copy(os.Stderr, &stderr)
+		io.Copy(os.Stderr, stderr)
 	} else if firstErr != nil {
 		fmt.Fprintf(os.Stderr, "mcpload: first failure: %s\n", bytes.TrimSpace(firstErr))
 	}
-	return rep, nil
+	return rep
 }
 
 func truncate(b []byte) []byte {

@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -139,4 +141,63 @@ func BenchmarkStdioCallParallel(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(per*callers), "cpu-µs/op")
 	inW.Close()
+}
+
+// BenchmarkHTTPCall is BenchmarkStdioCall over Streamable HTTP: the
+// server on a loopback TCP listener as toolctl serve --http runs it, one
+// keep-alive connection, one call at a time. The client writes its
+// requests by hand, so that the profile is mostly the server's.
+func BenchmarkHTTPCall(b *testing.B) {
+	set, err := spec.Load([]string{filepath.Join("..", "..", "tools", "calculator.json")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Options{Runner: &run.Runner{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Update(set, nil)
+	opts := HTTPOptions{}
+	h, err := s.HTTPHandler(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.ServeHTTP(ctx, ln, h, opts, 0)
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	call := func(id int) {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"calculator","arguments":{"expression":"2*(3+4)"}}}`, id)
+		req := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", ln.Addr(), len(body), body)
+		if _, err := io.WriteString(conn, req); err != nil {
+			b.Fatal(err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(data) < 50 {
+			b.Fatalf("unexpected answer %d %s", resp.StatusCode, data)
+		}
+	}
+	call(1)
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := range b.N {
+		call(i + 2)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e3/float64(b.N), "cpu-µs/op")
 }

@@ -33,29 +33,34 @@ const maxDetail = 2000
 // on; only an unknown tool is a protocol error (JSON-RPC -32602), as the
 // spec's "Error Handling" section (2025-06-18 server/tools) lists them.
 func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	return s.call(ctx, req.Params.Name, req.Params.Arguments, req.ProtocolVersion(), false)
+	res, _, err := s.call(ctx, req.Params.Name, req.Params.Arguments, req.ProtocolVersion(), false)
+	return res, err
 }
 
 // call is tools/call's one implementation, for the SDK's handler and the
 // stdio transport's direct path (fastcall.go) alike. With here, a local
 // builtin runs on the calling goroutine, which is a long-lived one (the
 // stdio reader or a pool worker).
-func (s *Server) call(ctx context.Context, name string, arguments json.RawMessage, protocol string, here bool) (res *sdk.CallToolResult, err error) {
+//
+// raw is set when res is an MCP server's own result passed on (an mcp
+// entry's): its JSON exactly as that server sent it, for the transports
+// that write their responses themselves; res is the same for the SDK.
+func (s *Server) call(ctx context.Context, name string, arguments json.RawMessage, protocol string, here bool) (res *sdk.CallToolResult, raw json.RawMessage, err error) {
 	s.mu.RLock()
 	t := s.tools[name]
 	s.mu.RUnlock()
 	if t == nil {
 		// Removed by a reload after the SDK found it.
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	}
 	if !s.calls.begin() {
-		return errorResult("the server is shutting down; the call was not run"), nil
+		return errorResult("the server is shutting down; the call was not run"), nil, nil
 	}
 	defer s.calls.end()
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.printf("internal error in a call of %s: %v\n%s", name, p, debug.Stack())
-			res, err = errorResult(fmt.Sprintf("internal error in toolctl serve while calling %s: %v; please report it", name, p)), nil
+			res, raw, err = errorResult(fmt.Sprintf("internal error in toolctl serve while calling %s: %v; please report it", name, p)), nil, nil
 		}
 	}()
 
@@ -69,7 +74,8 @@ func (s *Server) call(ctx context.Context, name string, arguments json.RawMessag
 		defer stopReq()
 	}
 
-	return s.run(ctx, t, arguments, protocol, here), nil
+	res, raw = s.run(ctx, t, arguments, protocol, here)
+	return res, raw, nil
 }
 
 // run runs one call and renders its result. Local builtins (pure Go,
@@ -80,13 +86,28 @@ func (s *Server) call(ctx context.Context, name string, arguments json.RawMessag
 // runs under a watchdog that only guards against an executor ignoring its
 // context (the runner enforces the tool's timeout): a hung call still
 // answers and never holds the server, or its shutdown, up.
-func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol string, here bool) *sdk.CallToolResult {
+//
+// An MCP server's result (an mcp entry's) is passed on as it came, isError
+// included: raw is its JSON, which the transports that write responses
+// themselves send byte for byte.
+func (s *Server) run(ctx context.Context, t *tool, arguments json.RawMessage, protocol string, here bool) (*sdk.CallToolResult, json.RawMessage) {
+	// Set by call; read only once call's result has been received.
+	var passed *sdk.CallToolResult
+	var passedRaw json.RawMessage
 	call := func() *sdk.CallToolResult {
-		args, msg := decodeArguments(raw)
+		args, msg := decodeArguments(arguments)
 		if msg != "" {
 			return errorResult(fmt.Sprintf("ValidationError in %s: %s", t.name, msg))
 		}
 		r, err := s.opts.Runner.Run(ctx, t.spec, args)
+		if m := mcpResult(r, err); m != nil {
+			res, msg := s.passOn(t, m)
+			if msg != "" {
+				return errorResult(msg)
+			}
+			passed, passedRaw = res, m.Raw
+			return res
+		}
 		if err != nil {
 			return failure(err)
 		}
@@ -94,16 +115,16 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol
 	}
 	if t.local {
 		if here {
-			return safely(t.name, call)
+			return safely(t.name, call), nil
 		}
-		return s.pool.do(ctx, t.name, call)
+		return s.pool.do(ctx, t.name, call), nil
 	}
 	if refused := s.acquire(ctx, t); refused != nil {
-		return refused
+		return refused, nil
 	}
 	if t.spec.EntryKind() == spec.EntryBuiltin {
 		defer s.release()
-		return call()
+		return call(), nil
 	}
 	done := make(chan *sdk.CallToolResult, 1)
 	go func() {
@@ -117,13 +138,53 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, protocol
 	defer watchdog.Stop()
 	select {
 	case res := <-done:
-		return res
+		if res == passed {
+			return res, passedRaw
+		}
+		return res, nil
 	case <-ctx.Done():
-		return s.cancelled(t, "")
+		return s.cancelled(t, ""), nil
 	case <-watchdog.C:
 		s.log.printf("%s: the call did not return after its timeout and retries; abandoning it", t.name)
-		return errorResult(fmt.Sprintf("TimeoutError in %s: no result within the tool's timeout", t.name))
+		return errorResult(fmt.Sprintf("TimeoutError in %s: no result within the tool's timeout", t.name)), nil
 	}
+}
+
+// mcpResult is the MCP server's own result of an mcp entry's call, a
+// success or isError; nil for any other outcome.
+func mcpResult(r *run.Result, err error) *run.MCPResult {
+	if err == nil {
+		m, _ := r.Value.(*run.MCPResult)
+		return m
+	}
+	var e *run.Error
+	if errors.As(err, &e) && e.Kind == run.ToolExecutionError {
+		if m, ok := e.Detail.(*run.MCPResult); ok && m.Result.IsError {
+			return m
+		}
+	}
+	return nil
+}
+
+// passOn is an MCP server's result to send as it is, or the message of
+// the isError result to send instead: a result that does not conform to
+// the tool's output schema (its returns section, which serve advertises
+// as outputSchema) is not passed on.
+func (s *Server) passOn(t *tool, m *run.MCPResult) (*sdk.CallToolResult, string) {
+	if t.output != nil && !m.Result.IsError {
+		v, err := m.Value()
+		if err != nil {
+			return nil, fmt.Sprintf("ToolExecutionError in %s: the MCP server's result cannot be read: %v", t.name, err)
+		}
+		data, err := marshal(v)
+		if err != nil {
+			return nil, fmt.Sprintf("ToolExecutionError in %s: the result cannot be written as JSON: %v", t.name, err)
+		}
+		if msg := checkOutput(t, v, data); msg != "" {
+			return nil, msg
+		}
+	}
+	return m.SDKResult(), ""
 }
 
 // cancelled is the answer to a call whose context ended: the client

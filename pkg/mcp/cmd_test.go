@@ -24,6 +24,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolctl/toolctl/cmd"
+	"github.com/toolctl/toolctl/pkg/mcp"
 )
 
 // These tests run toolctl serve as a process: the test binary is toolctl
@@ -33,6 +34,9 @@ const asToolctl = "TOOLCTL_TEST_SERVE_BINARY"
 func TestMain(m *testing.M) {
 	if os.Getenv(asToolctl) == "1" {
 		os.Exit(cmd.Main())
+	}
+	if os.Getenv("TOOLCTL_TEST_MCP_UPSTREAM") == "1" {
+		mcp.RunTestUpstream()
 	}
 	os.Exit(m.Run())
 }

@@ -170,7 +170,7 @@ func (f *fastCalls) update() {
 // answer runs one intercepted call and writes its response as the SDK
 // would: Server.call's result or error, marshaled as its jsonrpc2 does.
 func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name string, args json.RawMessage, protocol string, here bool) {
-	res, err := f.srv.call(ctx, name, args, protocol, here)
+	res, raw, err := f.srv.call(ctx, name, args, protocol, here)
 	f.mu.Lock()
 	cancel := f.running[id]
 	// Removed before the response is written: the client may reuse the id then.
@@ -178,7 +178,12 @@ func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name
 	f.mu.Unlock()
 	cancel()
 	resp := &jsonrpc.Response{ID: id, Error: err}
-	if err == nil {
+	switch {
+	case err != nil:
+	case raw != nil:
+		// An MCP server's result, passed on as that server sent it.
+		resp.Result = raw
+	default:
 		data, merr := marshalResult(res)
 		if merr != nil {
 			resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "marshaling the result: " + merr.Error()}

@@ -96,6 +96,9 @@ type Server struct {
 	lastRefusalLog atomic.Int64
 	// waiting counts the calls waiting for a slot.
 	waiting atomic.Int64
+	// httpSDKOnly turns the HTTP endpoint's direct tools/call path off
+	// (tests compare the two).
+	httpSDKOnly bool
 	// stop cancels every run still going when the grace period ends.
 	stop     context.Context
 	stopRuns context.CancelFunc

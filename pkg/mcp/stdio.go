@@ -101,6 +101,7 @@ type lineBatch struct {
 	index     map[jsonrpc.ID]int
 	responses []*jsonrpc.Response
 	left      int
+	errors    [][]byte // the error responses to its invalid members
 }
 
 // readLoop reads lines on its own goroutine, so that Close unblocks Read
@@ -129,10 +130,11 @@ func (c *lineConn) readLoop() {
 			long = nil
 		}
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			msgs, perr := c.decode(line)
-			if perr != nil {
-				c.writeRaw(perr)
-			} else {
+			msgs, reply := c.decode(line)
+			if reply != nil {
+				c.writeRaw(reply)
+			}
+			if len(msgs) > 0 {
 				c.track(msgs)
 				// A small call with nothing else waiting is answered before
 				// reading on: a local builtin takes microseconds on such an
@@ -176,89 +178,53 @@ func (c *lineConn) deliver(it lineItem) bool {
 	}
 }
 
-// wireMessage is a JSON-RPC request, notification or response.
-type wireMessage struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      any             `json:"id"`
-	Method  *string         `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   *jsonrpc.Error  `json:"error"`
-}
-
-// decode turns one line into messages, or into the error response to
-// write instead.
+// decode turns one line into the messages to handle and the error
+// response to write at once (nil if none): see jsonrpc.go. The errors of a
+// batch that has calls are written with their responses, in one array.
 func (c *lineConn) decode(line []byte) ([]jsonrpc.Message, []byte) {
-	line = bytes.TrimSpace(line)
-	if line[0] != '[' {
-		m, errResp := decodeMessage(line)
-		if errResp != nil {
-			return nil, errResp
+	p := parseBody(line)
+	if !p.batch {
+		if len(p.errors) > 0 {
+			return nil, p.errors[0]
 		}
-		return []jsonrpc.Message{m}, nil
+		return p.msgs, nil
 	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(line, &raws); err != nil {
-		return nil, errorResponse(nil, -32700, "parse error: "+err.Error())
-	}
-	if len(raws) == 0 {
-		return nil, errorResponse(nil, -32600, "invalid request: empty batch")
-	}
-	msgs := make([]jsonrpc.Message, 0, len(raws))
 	b := &lineBatch{index: map[jsonrpc.ID]int{}}
-	for _, raw := range raws {
-		m, errResp := decodeMessage(raw)
-		if errResp != nil {
-			return nil, errResp
-		}
+	for _, m := range p.msgs {
 		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
-			if _, dup := b.index[req.ID]; dup {
-				return nil, errorResponse(nil, -32600, fmt.Sprintf("invalid request: the batch uses id %v twice", req.ID.Raw()))
-			}
 			b.index[req.ID] = len(b.responses)
 			b.responses = append(b.responses, nil)
 		}
-		msgs = append(msgs, m)
 	}
-	if len(b.responses) > 0 {
-		b.left = len(b.responses)
-		c.wmu.Lock()
-		if c.batches == nil {
-			c.batches = map[jsonrpc.ID]*lineBatch{}
+	if len(b.responses) == 0 {
+		if len(p.errors) == 0 {
+			return p.msgs, nil
 		}
-		for id := range b.index {
-			c.batches[id] = b
-		}
-		c.wmu.Unlock()
+		return p.msgs, joinArray(p.errors)
 	}
-	return msgs, nil
+	b.errors = p.errors
+	b.left = len(b.responses)
+	c.wmu.Lock()
+	if c.batches == nil {
+		c.batches = map[jsonrpc.ID]*lineBatch{}
+	}
+	for id := range b.index {
+		c.batches[id] = b
+	}
+	c.wmu.Unlock()
+	return p.msgs, nil
 }
 
-// decodeMessage decodes one JSON-RPC message as jsonrpc.DecodeMessage
-// does (a present "method" makes a request, ids are numbers or strings).
-func decodeMessage(data []byte) (jsonrpc.Message, []byte) {
-	var w wireMessage
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, errorResponse(nil, -32700, "parse error: "+err.Error())
+// joinArray writes JSON values as an array.
+func joinArray(items [][]byte) []byte {
+	out := []byte{'['}
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, it...)
 	}
-	id, err := jsonrpc.MakeID(w.ID)
-	if err != nil {
-		return nil, errorResponse(nil, -32600, "invalid request: the id must be a number or a string")
-	}
-	if w.JSONRPC != "2.0" {
-		return nil, errorResponse(w.ID, -32600, fmt.Sprintf(`invalid request: "jsonrpc" must be "2.0", got %q`, w.JSONRPC))
-	}
-	if w.Method != nil {
-		return &jsonrpc.Request{ID: id, Method: *w.Method, Params: w.Params}, nil
-	}
-	if !id.IsValid() {
-		return nil, errorResponse(nil, -32600, "invalid request: a message needs a method, or an id and a result or error")
-	}
-	resp := &jsonrpc.Response{ID: id, Result: w.Result}
-	if w.Error != nil {
-		resp.Error = w.Error
-	}
-	return resp, nil
+	return append(out, ']')
 }
 
 // errorResponse is a response written by the transport itself.
@@ -306,6 +272,12 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if c.fast != nil {
 		c.fast.sent(resp)
 	}
+	if resp.Error != nil {
+		// An SDK error without a JSON-RPC code would go out as code 0.
+		r := *resp
+		r.Error = sdkError(resp.Error)
+		resp = &r
+	}
 	c.wmu.Lock()
 	delete(c.calls, resp.ID)
 	b, inBatch := c.batches[resp.ID]
@@ -329,19 +301,15 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if left > 0 {
 		return nil
 	}
-	raws := make([]json.RawMessage, len(b.responses))
-	for i, r := range b.responses {
+	items := b.errors
+	for _, r := range b.responses {
 		data, err := encodeResponse(r)
 		if err != nil {
 			return err
 		}
-		raws[i] = data
+		items = append(items, data)
 	}
-	data, err := json.Marshal(raws)
-	if err != nil {
-		return err
-	}
-	return c.writeRaw(data)
+	return c.writeRaw(joinArray(items))
 }
 
 // encodeResponse writes a successful response around its result, which

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -232,7 +234,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 		http.Error(w, "cross-origin request refused: origin "+r.Header.Get("Origin")+" is not trusted; start toolctl serve with --allow-origin "+r.Header.Get("Origin")+" to allow it", http.StatusForbidden)
 	}))
 	mux := http.NewServeMux()
-	mux.Handle(opts.Path, withRequest(cop.Handler(h)))
+	mux.Handle(opts.Path, cop.Handler(s.checkRPC(withRequest(h))))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no MCP endpoint at "+r.URL.Path+"; the endpoint is "+opts.Path, http.StatusNotFound)
 	})
@@ -275,10 +277,91 @@ func readBody(next http.Handler, maxBytes int64, timeout time.Duration) http.Han
 			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body}
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bufferedBody is a request body read whole by readBody: the handlers
+// after it read its bytes without copying them.
+type bufferedBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func (*bufferedBody) Close() error { return nil }
+
+// checkRPC answers a POST whose JSON-RPC messages are malformed with the
+// JSON-RPC error that says why (jsonrpc.go), where the SDK would answer
+// a text/plain 400 or, for an id of a type it does not expect, answer
+// with another id: 400 with the error response (a batch: the error of
+// each refused member) for what is not a valid message; for a request of
+// a method the server does not have, 200 with the -32601 error response
+// (from 2026-07-28 on the SDK answers that itself, with 404); a
+// notification of an unknown method is accepted and ignored (202), as a
+// JSON-RPC notification is never answered. A plain tools/call is answered
+// without the SDK (httpfast.go).
+func (s *Server) checkRPC(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bb, ok := r.Body.(*bufferedBody)
+		if r.Method != http.MethodPost || !ok || !isJSONType(r.Header.Get("Content-Type")) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if s.tryDirect(w, r, bb.data) {
+			return
+		}
+		p := parseBody(bb.data)
+		if len(p.errors) > 0 {
+			body := p.errors[0]
+			if p.batch {
+				body = joinArray(p.errors)
+			}
+			writeRPC(w, http.StatusBadRequest, body)
+			return
+		}
+		if !p.batch {
+			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.directCall(w, r, req) {
+				return
+			}
+		}
+		if r.Header.Get("Mcp-Protocol-Version") < anyStructuredContent {
+			for _, m := range p.msgs {
+				req, ok := m.(*jsonrpc.Request)
+				if !ok {
+					continue
+				}
+				e, ignore := checkMethod(req)
+				switch {
+				case ignore && !p.batch:
+					w.WriteHeader(http.StatusAccepted)
+					return
+				case e == nil:
+				case e.code == codeMethodNotFound:
+					writeRPC(w, http.StatusOK, e.response())
+					return
+				default:
+					writeRPC(w, http.StatusBadRequest, e.response())
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isJSONType tells application/json (with parameters) from other types,
+// which the SDK refuses (415).
+func isJSONType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
+}
+
+func writeRPC(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
 }
 
 // requestKey holds the context of the HTTP request a call came in.

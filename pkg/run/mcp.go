@@ -203,9 +203,10 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		return nil, err
 	}
 	x := &mcpCall{target: t, timeout: c.Timeout}
+	tap := &mcpTap{}
 	var transport mcp.Transport
 	if t.url != "" {
-		x.rec = &mcpHTTPRecorder{headers: t.headers}
+		x.rec = &mcpHTTPRecorder{headers: t.headers, tap: tap}
 		hc := *c.HTTPClient()
 		x.rec.base = hc.Transport
 		if x.rec.base == nil {
@@ -222,7 +223,10 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		}
 		x.proc = p
 		defer p.stop()
-		transport = p.transport()
+		transport = &mcp.IOTransport{
+			Reader: &tapReader{ReadCloser: p.stdoutR, lines: lineTap{see: tap.received}},
+			Writer: &tapWriter{WriteCloser: p.stdinW, lines: lineTap{see: tap.sent}},
+		}
 	}
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl", Version: toolctlVersion()}, &mcp.ClientOptions{
@@ -247,7 +251,7 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if err != nil {
 		return nil, x.fail(ctx, err, session)
 	}
-	return mcpResult(t, res)
+	return mcpResult(t, res, tap.result())
 }
 
 // CloseMCPSession closes gracefully, but never lets a stuck close outlive
@@ -271,47 +275,28 @@ func toolctlVersion() string {
 	return "dev"
 }
 
-// mcpResult converts a tools/call result. structuredContent wins over
-// content; one text item is its text, kept as a string even when it looks
-// like JSON (a server that means structure says so with
-// structuredContent, and guessing would turn the text "42" into a number);
-// anything else is the list of content items as the protocol encodes them
-// ({type, text} / {type, data, mimeType} / {type, resource} ...).
-func mcpResult(t *mcpTarget, res *mcp.CallToolResult) (any, error) {
+// mcpResult is a tools/call result as the server sent it (raw, when the
+// tap saw it): an *MCPResult, or for isError a ToolExecutionError with
+// the text items as its message and the *MCPResult as its detail.
+func mcpResult(t *mcpTarget, res *mcp.CallToolResult, raw json.RawMessage) (any, error) {
+	m, err := newMCPResult(raw, res)
+	if err != nil {
+		return nil, Wrap(ToolExecutionError, err, "cannot encode the server's result: "+err.Error())
+	}
 	if res.IsError {
 		msg := mcpText(res.Content)
 		if msg == "" {
 			msg = "the tool reported an error without a message"
 		}
-		e := &Error{Kind: ToolExecutionError, Message: msg}
-		if items, err := mcpContent(res.Content); err == nil && len(items) > 0 {
-			e.Detail = map[string]any{"content": items}
-		}
-		return nil, e
+		return nil, &Error{Kind: ToolExecutionError, Message: msg, Detail: m}
 	}
 	if res.NeedsInput() {
 		return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("the MCP tool %q asked for user input (elicitation), which toolctl cannot provide", t.tool)}
 	}
-	if res.StructuredContent != nil {
-		v, err := jsonValue(res.StructuredContent)
-		if err != nil {
-			return nil, Wrap(ToolExecutionError, err, "cannot decode the server's structuredContent: "+err.Error())
-		}
-		return v, nil
+	if _, err := m.Value(); err != nil {
+		return nil, Wrap(ToolExecutionError, err, "cannot decode the server's result: "+err.Error())
 	}
-	if len(res.Content) == 1 {
-		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
-			return tc.Text, nil
-		}
-	}
-	if len(res.Content) == 0 {
-		return nil, nil
-	}
-	items, err := mcpContent(res.Content)
-	if err != nil {
-		return nil, Wrap(ToolExecutionError, err, "cannot decode the server's content: "+err.Error())
-	}
-	return items, nil
+	return m, nil
 }
 
 // mcpText joins the text items of a content list.
@@ -323,19 +308,6 @@ func mcpText(content []mcp.Content) string {
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-// mcpContent returns content items as JSON values, in wire form.
-func mcpContent(content []mcp.Content) ([]any, error) {
-	out := make([]any, 0, len(content))
-	for _, c := range content {
-		v, err := jsonValue(c)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }
 
 // jsonValue re-encodes v so that numbers are json.Number, as in every
@@ -458,6 +430,7 @@ func (x *mcpCall) withStderr(e *Error) *Error {
 type mcpHTTPRecorder struct {
 	base    http.RoundTripper
 	headers http.Header
+	tap     *mcpTap // sees the messages, for the call's result as sent
 
 	mu         sync.Mutex
 	status     int
@@ -471,7 +444,17 @@ func (r *mcpHTTPRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header[k] = v
 		}
 	}
+	if req.Method == http.MethodPost && req.GetBody != nil {
+		if body, err := req.GetBody(); err == nil {
+			data, _ := io.ReadAll(io.LimitReader(body, maxTapMessage))
+			body.Close()
+			r.tap.sent(data)
+		}
+	}
 	resp, err := r.base.RoundTrip(req)
+	if err == nil && r.tap != nil && resp.StatusCode == http.StatusOK && resp.Body != nil {
+		resp.Body = newTapBody(resp.Body, resp.Header.Get("Content-Type"), r.tap)
+	}
 	// The closing DELETE is not part of the call: its status must not
 	// overwrite the call's.
 	if err == nil && resp.StatusCode >= 400 && req.Method != http.MethodDelete {

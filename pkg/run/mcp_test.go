@@ -131,7 +131,36 @@ func newTestMCPServer() *mcp.Server {
 		<-ctx.Done()
 		return nil, nil, ctx.Err()
 	})
+	s.AddTool(&mcp.Tool{Name: "rich", Description: "Returns every kind of content.", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return richResult(false), nil
+	})
+	s.AddTool(&mcp.Tool{Name: "richfail", Description: "Fails with an image.", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return richResult(true), nil
+	})
 	return s
+}
+
+// richResult has every content type with annotations and _meta, numbers
+// float64 cannot hold, and structuredContent.
+func richResult(isError bool) *mcp.CallToolResult {
+	size := int64(2048)
+	ann := &mcp.Annotations{Audience: []mcp.Role{"user"}, Priority: 0.5, LastModified: "2025-01-12T15:00:58Z"}
+	meta := mcp.Meta{"big": json.RawMessage(`12345678901234567890`), "x-trace": "abc"}
+	res := &mcp.CallToolResult{
+		Meta: mcp.Meta{"request": json.RawMessage(`9007199254740993`)},
+		Content: []mcp.Content{
+			&mcp.TextContent{Text: "Here is the tiny image:", Annotations: ann, Meta: meta},
+			&mcp.ImageContent{Data: []byte{0x89, 'P', 'N', 'G', 0, 1, 2}, MIMEType: "image/png", Annotations: ann, Meta: meta},
+			&mcp.AudioContent{Data: []byte("RIFF....WAVE"), MIMEType: "audio/wav", Meta: meta},
+			&mcp.ResourceLink{URI: "file:///docs/readme.md", Name: "readme.md", Title: "Read me", Description: "The project's readme.", MIMEType: "text/markdown", Size: &size, Annotations: ann},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://static/1", MIMEType: "text/plain", Text: "Resource 1 <&>", Meta: meta}, Annotations: ann},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://static/2", MIMEType: "application/octet-stream", Blob: []byte{1, 2, 3, 4}}},
+			&mcp.TextContent{Text: "The image above is 7 bytes."},
+		},
+		StructuredContent: json.RawMessage(`{"count":12345678901234567890,"ratio":0.1,"tags":["a","b"]}`),
+		IsError:           isError,
+	}
+	return res
 }
 
 // mcpTestCall returns a call of an mcp entry and the buffer its stderr
@@ -166,13 +195,33 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// mcpExec runs the call and returns its result as one JSON value
+// (MCPResult.Value).
 func mcpExec(t *testing.T, ctx context.Context, c *Call) (any, error) {
+	t.Helper()
+	m, err := mcpExecResult(t, ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return m.Value()
+}
+
+// mcpExecResult runs the call and returns its *MCPResult.
+func mcpExecResult(t *testing.T, ctx context.Context, c *Call) (*MCPResult, error) {
 	t.Helper()
 	e, ok := ExecutorFor(spec.EntryMCP)
 	if !ok {
 		t.Fatal("no executor registered for mcp")
 	}
-	return e.Execute(ctx, c)
+	v, err := e.Execute(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(*MCPResult)
+	if !ok {
+		t.Fatalf("Execute returned %T, want *MCPResult", v)
+	}
+	return m, nil
 }
 
 func wantMCPError(t *testing.T, err error, kind Kind, substrings ...string) *Error {
@@ -269,7 +318,7 @@ func TestMCPUnknownTool(t *testing.T) {
 	t.Setenv(mcpTestMode, "serve")
 	c, _ := mcpTestCall(&spec.Entry{ServerArgs: serverArgv(), Tool: "nope"}, nil, nil)
 	_, err := mcpExec(t, context.Background(), c)
-	wantMCPError(t, err, ToolExecutionError, `no tool "nope"`, "add, args, die, echo, fail, multi, sleep", "entry.tool")
+	wantMCPError(t, err, ToolExecutionError, `no tool "nope"`, "add, args, die, echo, fail, multi, rich, richfail, sleep", "entry.tool")
 }
 
 func TestMCPTimeoutKillsServer(t *testing.T) {
@@ -527,4 +576,121 @@ func TestMCPEmptyServer(t *testing.T) {
 	c, _ := mcpTestCall(&spec.Entry{Server: "  ", Tool: "x"}, nil, nil)
 	_, err := mcpExec(t, context.Background(), c)
 	wantMCPError(t, err, ToolExecutionError, "entry.server is empty")
+}
+
+// TestMCPResultAsSent: the result of an mcp entry is the server's
+// CallToolResult byte for byte — every content type with its annotations
+// and _meta, numbers beyond float64, structuredContent, isError — over
+// stdio and both kinds of Streamable HTTP response (JSON and SSE). The
+// SDK's own decoding rounds the big numbers.
+func TestMCPResultAsSent(t *testing.T) {
+	want, err := json.Marshal(richResult(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFail, _ := json.Marshal(richResult(true))
+	t.Setenv(mcpTestMode, "serve")
+	srv := newTestMCPServer()
+	stateful := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer stateful.Close()
+	stateless := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	defer stateless.Close()
+	for _, tc := range []struct {
+		name  string
+		entry func(tool string) *spec.Entry
+	}{
+		{"stdio", func(tool string) *spec.Entry { return &spec.Entry{ServerArgs: serverArgv(), Tool: tool} }},
+		{"http-sse", func(tool string) *spec.Entry { return &spec.Entry{Server: stateful.URL, Tool: tool} }},
+		{"http-json", func(tool string) *spec.Entry { return &spec.Entry{Server: stateless.URL, Tool: tool} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := mcpTestCall(tc.entry("rich"), nil, nil)
+			m, err := mcpExecResult(t, context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(m.Raw) != string(want) {
+				t.Errorf("result:\n got %s\nwant %s", m.Raw, want)
+			}
+			if len(m.Result.Content) != 7 {
+				t.Errorf("decoded: %d content items, want 7", len(m.Result.Content))
+			}
+			// The value other entries would return: structuredContent, exact.
+			v, err := m.Value()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := v.(map[string]any)["count"]; got != json.Number("12345678901234567890") {
+				t.Errorf("Value count = %v", got)
+			}
+
+			c, _ = mcpTestCall(tc.entry("richfail"), nil, nil)
+			_, err = mcpExecResult(t, context.Background(), c)
+			e := wantMCPError(t, err, ToolExecutionError, "Here is the tiny image:\nThe image above is 7 bytes.")
+			dm, ok := e.Detail.(*MCPResult)
+			if !ok {
+				t.Fatalf("isError detail is %T, want *MCPResult", e.Detail)
+			}
+			if string(dm.Raw) != string(wantFail) {
+				t.Errorf("isError result:\n got %s\nwant %s", dm.Raw, wantFail)
+			}
+		})
+	}
+}
+
+// TestMCPResultRedacted: secrets are redacted in a result passed on whole,
+// in text and _meta alike, and the JSON stays as it was around them.
+func TestMCPResultRedacted(t *testing.T) {
+	raw := `{"_meta":{"k":"tok-s3cret-99"},"content":[{"type":"text","text":"key=tok-s3cret-99 ok"},{"type":"image","data":"iVBORw==","mimeType":"image/png"}],"structuredContent":{"z":1,"a":"tok-s3cret-99"}}`
+	var res mcp.CallToolResult
+	if err := json.Unmarshal([]byte(raw), &res); err != nil {
+		t.Fatal(err)
+	}
+	m := &MCPResult{Raw: json.RawMessage(raw), Result: &res}
+	s := &Secrets{}
+	s.Add("tok-s3cret-99")
+	got, ok := s.RedactValue(m).(*MCPResult)
+	if !ok {
+		t.Fatalf("RedactValue returned %T", s.RedactValue(m))
+	}
+	want := strings.ReplaceAll(raw, "tok-s3cret-99", "***")
+	if string(got.Raw) != want {
+		t.Errorf("raw:\n got %s\nwant %s", got.Raw, want)
+	}
+	if tc := got.Result.Content[0].(*mcp.TextContent); tc.Text != "key=*** ok" {
+		t.Errorf("decoded text = %q", tc.Text)
+	}
+	if string(m.Raw) != raw {
+		t.Error("the original was changed")
+	}
+}
+
+func TestMCPResultText(t *testing.T) {
+	data, _ := json.Marshal(richResult(false))
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	got := (&MCPResult{Raw: data, Result: &res}).Text()
+	want := strings.Join([]string{
+		"Here is the tiny image:",
+		"[image: image/png, 7 B]",
+		"[audio: audio/wav, 12 B]",
+		"[resource link: file:///docs/readme.md (Read me, readme.md, text/markdown, 2.0 KB)] The project's readme.",
+		"[resource: test://static/1, text/plain]",
+		"Resource 1 <&>",
+		"[resource: test://static/2, application/octet-stream, 4 B]",
+		"The image above is 7 bytes.",
+	}, "\n")
+	if got != want {
+		t.Errorf("Text():\n%s\nwant:\n%s", got, want)
+	}
+	// Without content, structuredContent.
+	only := &MCPResult{Raw: json.RawMessage(`{"content":[],"structuredContent":{"a":1}}`), Result: &mcp.CallToolResult{StructuredContent: map[string]any{"a": 1}}}
+	if got := only.Text(); got != "{\n  \"a\": 1\n}" {
+		t.Errorf("structured only: %q", got)
+	}
+	if got := ByteSize(1229); got != "1.2 KB" {
+		t.Errorf("ByteSize(1229) = %q", got)
+	}
 }

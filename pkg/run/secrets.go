@@ -435,6 +435,11 @@ func redactValue(v any, r *redactor) any {
 			out[i] = r.Replace(e)
 		}
 		return out
+	case *MCPResult:
+		if v == nil {
+			return v
+		}
+		return v.redact(r)
 	case *spec.Map:
 		if v == nil {
 			return v

@@ -1,0 +1,173 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// The Streamable HTTP endpoint answers plain tools/call requests itself,
+// as the stdio transport does (fastcall.go). The SDK's stateless handler
+// builds a session for every request (Server.Connect, its state, a
+// transport and its streams), reads the body again, decodes the message
+// three times with a decoder that allocates 32 KB each time and encodes
+// the result through reflection: most of an HTTP call's CPU. A stateless
+// tools/call needs none of it: the call is the same code as the SDK's
+// handler (Server.call) and the response the same bytes, status and
+// headers (TestHTTPDirectMatchesSDK).
+//
+// Only what the SDK would accept and answer with one JSON response is
+// taken: a POST whose body is one tools/call request (params: name and
+// arguments only) of a served tool, Content-Type application/json, an
+// Accept that takes JSON and event streams, a protocol version header
+// naming a revision before 2026-07-28 (or none: 2025-03-26) and, on a
+// loopback listener, a loopback Host. Everything else goes to the SDK.
+
+// legacyProtocols are the revisions the direct path answers (the SDK's
+// own answer to a request of 2026-07-28 or later carries more).
+var legacyProtocols = map[string]bool{"2024-11-05": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true}
+
+// plainCall is a POST body that is one tools/call request, decoded in one
+// pass (parseBody and then the params would be two).
+type plainCall struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  callParams      `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// tryDirect answers body when it is a plain tools/call the direct path
+// takes; it reports whether it did. Anything else, malformed messages
+// included, is left to checkRPC's validation and the SDK.
+func (s *Server) tryDirect(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	if s.httpSDKOnly || !bytes.Contains(body, []byte(`"tools/call"`)) {
+		return false
+	}
+	var m plainCall
+	if json.Unmarshal(body, &m) != nil || m.JSONRPC != "2.0" || m.Method != "tools/call" || m.Result != nil || m.Error != nil {
+		return false
+	}
+	id, ok, msg := parseID(m.ID)
+	if !ok || msg != "" || !id.IsValid() {
+		return false
+	}
+	return s.direct(w, r, id, &m.Params)
+}
+
+// directCall answers req, the one message of a POST, when it can; it
+// reports whether it did.
+func (s *Server) directCall(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request) bool {
+	if s.httpSDKOnly || req.Method != "tools/call" || !req.IsCall() {
+		return false
+	}
+	var p callParams
+	if json.Unmarshal(req.Params, &p) != nil {
+		return false
+	}
+	return s.direct(w, r, req.ID, &p)
+}
+
+// direct answers the tools/call of id with params p, when the direct path
+// takes it.
+func (s *Server) direct(w http.ResponseWriter, r *http.Request, id jsonrpc.ID, p *callParams) bool {
+	protocol := r.Header.Get("Mcp-Protocol-Version")
+	if protocol == "" {
+		protocol = "2025-03-26" // the SDK's assumption
+	} else if !legacyProtocols[protocol] {
+		return false
+	}
+	if jsonOK, streamOK := accepts(r.Header.Values("Accept")); !jsonOK || !streamOK {
+		return false
+	}
+	if !hostAllowed(r) {
+		return false
+	}
+	if p.Name == nil || p.Meta != nil || p.InputResponses != nil || p.RequestState != nil {
+		return false
+	}
+	s.mu.RLock()
+	_, ours := s.tools[*p.Name]
+	s.mu.RUnlock()
+	if !ours {
+		return false // an unknown tool, or get_tool_info: the SDK answers
+	}
+	// The connection's goroutine is long-lived (keep-alive): a local
+	// builtin runs here rather than on the pool. The request's context
+	// ends the call when the client goes away.
+	res, raw, err := s.call(r.Context(), *p.Name, p.Arguments, protocol, true)
+	resp := &jsonrpc.Response{ID: id, Error: err}
+	switch {
+	case err != nil:
+	case raw != nil:
+		resp.Result = raw
+	default:
+		data, merr := marshalResult(res)
+		if merr != nil {
+			resp.Error = &jsonrpc.Error{Code: codeInternalError, Message: "marshaling the result: " + merr.Error()}
+		} else {
+			resp.Result = data
+		}
+	}
+	body, err := encodeResponse(resp)
+	if err != nil {
+		body = errorResponse(id.Raw(), codeInternalError, "encoding the response: "+err.Error())
+	}
+	h := w.Header()
+	h["Cache-Control"] = cacheControl
+	h["Content-Type"] = contentJSON
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
+	return true
+}
+
+var (
+	cacheControl = []string{"no-cache, no-transform"}
+	contentJSON  = []string{"application/json"}
+)
+
+// accepts reads Accept as the SDK does (streamableAccepts).
+func accepts(values []string) (jsonOK, streamOK bool) {
+	for _, value := range values {
+		for _, raw := range strings.Split(value, ",") {
+			base, _, _ := strings.Cut(strings.TrimSpace(raw), ";")
+			switch strings.ToLower(strings.TrimSpace(base)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK, streamOK
+}
+
+// hostAllowed is the SDK's DNS-rebinding check: a request to a loopback
+// listener must name a loopback host.
+func hostAllowed(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil {
+		return true
+	}
+	return !isLoopback(local.String()) || isLoopback(r.Host)
+}
+
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
