@@ -27,6 +27,13 @@ Good:
   related_tools:
     - name: web_search
       relation: use to find the URL first`,
+	SetPins: func(t *spec.Tool, pin func(string)) {
+		references(t, func(ptr, _, name string) {
+			if name != "" {
+				pin(ptr)
+			}
+		})
+	},
 	Set: func(r *Reporter, tools []*spec.Tool) {
 		names := make(map[string]bool, len(tools))
 		for _, t := range tools {

@@ -55,7 +55,9 @@ type File struct {
 // file's bytes too (Data becomes nil; Source reads the file again when
 // asked). A position asked for afterwards re-parses the file once. Linting
 // thousands of files releases each one after its per-tool checks, so memory
-// does not grow with the set.
+// does not grow with the set. The index of the lines goes with the bytes
+// (it is made again from the text read again). Release must not run
+// concurrently with other methods of f.
 func (f *File) Release(dropData bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -65,6 +67,7 @@ func (f *File) Release(dropData bool) {
 	if dropData && f.Data != nil {
 		f.Data = nil
 		f.dropped = true
+		f.linesOnce, f.lineStart, f.checkpoints = sync.Once{}, nil, nil
 	}
 }
 
@@ -76,11 +79,12 @@ func (f *File) Source() []byte {
 	return f.source()
 }
 
-// source is Source with f.mu held.
+// source is Source with f.mu held. It keeps the text only: the tree that
+// reading it as ReadFile does builds is garbage at once (lint reads the
+// text of every file it reports on, and keeps their trees released).
 func (f *File) source() []byte {
 	if f.dropped {
-		f.reparsed = ReadFile(f.Path)
-		f.Data = f.reparsed.Data
+		f.Data = ReadFile(f.Path).Data
 		f.dropped = false
 	}
 	return f.Data
@@ -96,7 +100,9 @@ func (t *Tool) root() *yaml.Node {
 	defer f.mu.Unlock()
 	if f.reparsed == nil {
 		if f.dropped {
-			f.source()
+			f.reparsed = ReadFile(f.Path)
+			f.Data = f.reparsed.Data
+			f.dropped = false
 		} else {
 			f.reparsed = ParseFile(f.Path, f.Data)
 		}
