@@ -141,7 +141,9 @@ func runRun(opts *runOptions, args []string) error {
 		return err
 	}
 	opts.paths = paths
-	set, err := spec.Load(paths)
+	// Only the tool's own file when its name says so and no other file
+	// can define it; the whole set otherwise (not found, defined twice).
+	set, err := spec.LoadNamed(paths, opts.name)
 	if err != nil {
 		return usageError(err)
 	}
