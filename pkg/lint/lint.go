@@ -5,6 +5,7 @@ package lint
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -442,6 +443,12 @@ func (r *run) finish(set *spec.Set, perFile [][]Finding) []Finding {
 	findings = applyIgnores(set, findings, &r.cfg)
 	Sort(findings)
 	return findings
+}
+
+// lazyRegexp compiles expr on first use, not at start-up: every toolctl
+// command pays for package initialisation.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // Sort orders findings deterministically.
