@@ -102,8 +102,17 @@ func unescapeNameChars(data []byte) []byte {
 		}
 		switch next := data[i+1]; next {
 		case 'x', 'u', 'U':
-			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[next]
-			if v, ok := hexValue(data[i+2:], n); ok {
+			n := 2 // \xHH
+			if next == 'u' {
+				n = 4
+			} else if next == 'U' {
+				n = 8
+			}
+			if i+2+n > len(data) {
+				out = append(out, 0) // not an escape: the backslash alone
+				continue
+			}
+			if v, ok := hexDigits(data[i+2 : i+2+n]); ok {
 				if v < 128 && plainName(string(rune(v))) {
 					out = append(out, byte(v))
 				} else {
@@ -128,27 +137,4 @@ func unescapeNameChars(data []byte) []byte {
 		}
 	}
 	return out
-}
-
-// hexValue reads n hex digits at the start of b.
-func hexValue(b []byte, n int) (uint32, bool) {
-	if len(b) < n {
-		return 0, false
-	}
-	var v uint32
-	for _, c := range b[:n] {
-		var d byte
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		v = v<<4 | uint32(d)
-	}
-	return v, true
 }
