@@ -624,7 +624,7 @@ func completeRun(opts *runOptions, cmd *cobra.Command, args []string, toComplete
 	if err := app.configure(cmd); err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	set, err := spec.Load([]string{app.ToolsDir})
+	set, err := spec.LoadNamed([]string{app.ToolsDir}, positional[0])
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
