@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -79,15 +80,32 @@ func (f *File) Source() []byte {
 	return f.source()
 }
 
-// source is Source with f.mu held. It keeps the text only: the tree that
-// reading it as ReadFile does builds is garbage at once (lint reads the
-// text of every file it reports on, and keeps their trees released).
+// source is Source with f.mu held. It reads the text only, as parse
+// decodes it (lint reads the text of every file it reports on, and keeps
+// their trees released); when that fails, ReadFile says why in the file's
+// terms, and its text, if any, is used.
 func (f *File) source() []byte {
 	if f.dropped {
-		f.Data = ReadFile(f.Path).Data
+		data, err := os.ReadFile(f.Path)
+		if err == nil && isUTF16(data) {
+			data, err = fromUTF16(data)
+		}
+		if err != nil || len(data) > MaxFileSize {
+			data = ReadFile(f.Path).Data
+		}
+		f.Data = data
 		f.dropped = false
 	}
 	return f.Data
+}
+
+func isUTF16(data []byte) bool {
+	return bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF})
+}
+
+func fromUTF16(data []byte) ([]byte, error) {
+	utf8Data, _, err := transform.Bytes(unicode.BOMOverride(unicode.UTF8.NewDecoder()), data)
+	return utf8Data, err
 }
 
 // root returns the tool's syntax tree, re-parsing a released file.
@@ -142,8 +160,8 @@ func (f *File) parse(d *decoder) {
 	}
 	// UTF-16 (with a byte order mark) is valid YAML; read it as UTF-8 so
 	// positions and source lines work the same.
-	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		utf8Data, _, err := transform.Bytes(unicode.BOMOverride(unicode.UTF8.NewDecoder()), data)
+	if isUTF16(data) {
+		utf8Data, err := fromUTF16(data)
 		if err != nil {
 			f.fail(Pos{1, 1}, "invalid UTF-16: %v; save the file as UTF-8", err)
 			return

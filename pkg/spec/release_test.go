@@ -72,3 +72,31 @@ func TestSourceAfterReleaseKeepsNoTree(t *testing.T) {
 		t.Errorf("Span after Release and Source = %v, want %v", got, span)
 	}
 }
+
+// Source after Release gives the text as parsing decoded it: UTF-8 for a
+// UTF-16 file, the bytes otherwise.
+func TestSourceAfterReleaseDecodesAsParse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fetch_page.yaml")
+	utf16 := []byte{0xFF, 0xFE}
+	for _, r := range releaseTool {
+		utf16 = append(utf16, byte(r), byte(r>>8))
+	}
+	if err := os.WriteFile(path, utf16, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := ReadFile(path)
+	if len(f.Errors) > 0 {
+		t.Fatal(f.Errors)
+	}
+	want := string(f.Data)
+	if want != releaseTool {
+		t.Fatalf("parsed text %q", want)
+	}
+	f.Release(true)
+	if got := string(f.Source()); got != want {
+		t.Errorf("Source after Release = %q, want %q", got, want)
+	}
+	if got := f.Line(2); got != "description: Fetches a web page and returns its text. Use when a URL is given." {
+		t.Errorf("line 2 after Release = %q", got)
+	}
+}
