@@ -88,3 +88,25 @@ func TestLoadNamedFindsWhatLoadFinds(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLoadNamed is what toolctl run calculator loads, against the
+// whole directory it loaded before.
+//
+//	go test ./pkg/spec -run '^$' -bench LoadNamed -benchmem
+func BenchmarkLoadNamed(b *testing.B) {
+	paths := []string{"../../tools"}
+	b.Run("named", func(b *testing.B) {
+		for b.Loop() {
+			if set, err := LoadNamed(paths, "calculator"); err != nil || len(set.Files) != 1 {
+				b.Fatal(err, len(set.Files))
+			}
+		}
+	})
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Load(paths); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
