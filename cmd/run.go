@@ -160,7 +160,9 @@ func runRun(opts *runOptions, args []string) error {
 		return err
 	}
 	opts.paths = paths
-	set, err := spec.Load(paths)
+	// Only the tool's own file when its name says so and no other file
+	// can define it; the whole set otherwise (not found, defined twice).
+	set, err := spec.LoadNamed(paths, opts.name)
 	if err != nil {
 		return usageError(err)
 	}
@@ -818,7 +820,7 @@ func completeRun(opts *runOptions, cmd *cobra.Command, args []string, toComplete
 	if err := app.configure(cmd); err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	set, err := spec.Load([]string{app.ToolsDir})
+	set, err := spec.LoadNamed([]string{app.ToolsDir}, positional[0])
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

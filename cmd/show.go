@@ -65,7 +65,7 @@ The tool is looked up in the given paths (default: the tools directory).`,
 
 func runShow(opts *showOptions) error {
 	app := opts.app
-	set, err := spec.Load(opts.paths)
+	set, err := spec.LoadNamed(opts.paths, opts.name) // as run: only NAME's file when it can
 	if err != nil {
 		return usageError(err)
 	}

@@ -38,6 +38,9 @@ type tool struct {
 	required map[string]bool
 	dir      string
 	ext      string
+	// dangle: the file's first related tool names a tool that is not in
+	// the set (see plan.dangling).
+	dangle bool
 }
 
 // plan decides every tool's name, dialect, size class and place before any
@@ -49,6 +52,11 @@ type plan struct {
 	names map[string]bool
 	// byCategory indexes tools for same-category references.
 	byCategory map[string][]*tool
+	// dangleRNG makes every choice about dangling references, so that a
+	// corpus without them (-dangling 0) has the same bytes as before the
+	// option existed.
+	dangleRNG *rand.Rand
+	dangled   dangleStats
 }
 
 // spread returns n labels in the given proportions, exactly (largest
@@ -93,11 +101,14 @@ func flags(r *rand.Rand, n, share int) []bool {
 	return spread(r, n, []weighted[bool]{{true, share}, {false, 100 - share}})
 }
 
-func newPlan(n int, seed uint64, perDir int) *plan {
+// newPlan plans n tools; dangling is the percentage of files whose first
+// related tool dangles.
+func newPlan(n int, seed uint64, perDir int, dangling float64) *plan {
 	p := &plan{
 		rng:        rand.New(rand.NewPCG(seed, 0x746f6f6c63746c)),
 		names:      map[string]bool{},
 		byCategory: map[string][]*tool{},
+		dangleRNG:  rand.New(rand.NewPCG(seed, 0x64616e676c65)),
 	}
 	r := p.rng
 	var catWeights []weighted[int]
@@ -130,6 +141,7 @@ func newPlan(n int, seed uint64, perDir int) *plan {
 		p.tools = append(p.tools, t)
 		p.byCategory[t.cat.name] = append(p.byCategory[t.cat.name], t)
 	}
+	p.chooseDangling(dangling)
 	return p
 }
 
@@ -397,6 +409,14 @@ func (p *plan) relatedTools(t *tool) []any {
 	var out []any
 	for _, o := range p.others(t, 1+p.rng.IntN(3)) {
 		out = append(out, obj{{"name", o.name}, {"relation", pick(p.rng, rel)}})
+	}
+	if t.dangle {
+		name := p.danglingName(t)
+		if len(out) == 0 {
+			out = append(out, obj{{"name", name}, {"relation", pick(p.dangleRNG, rel)}})
+		} else {
+			out[0].(obj)[0].v = name
+		}
 	}
 	return out
 }

@@ -16,7 +16,7 @@ import (
 // dialect and produce no lint finding, or the benchmark would time output.
 func TestCorpusIsClean(t *testing.T) {
 	dir := t.TempDir()
-	st, err := generate(dir, 200, 1, 50)
+	st, err := generate(dir, 200, 1, 50, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestCorpusSeedLarge(t *testing.T) {
 		t.Skip("short")
 	}
 	dir := t.TempDir()
-	if _, err := generate(dir, 2000, 7, 100); err != nil {
+	if _, err := generate(dir, 2000, 7, 100, 0); err != nil {
 		t.Fatal(err)
 	}
 	set, err := spec.Load([]string{dir})
@@ -92,7 +92,7 @@ func TestCorpusSeedLarge(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	for _, d := range []string{a, b} {
-		if _, err := generate(d, 60, 42, 100); err != nil {
+		if _, err := generate(d, 60, 42, 100, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -115,7 +115,68 @@ func TestRefusesNonEmptyDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "x.yaml"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := generate(dir, 1, 1, 100); err == nil {
+	if _, err := generate(dir, 1, 1, 100, 0); err == nil {
 		t.Fatal("generate wrote into a non-empty directory")
+	}
+}
+
+// TestDangling: -dangling 5 gives exactly 5% of the files one related tool
+// that names no tool of the set, lint reports exactly those (typos and
+// renames with a did-you-mean, foreign names without), and every other
+// file has the same bytes as without the option.
+func TestDangling(t *testing.T) {
+	clean, dangling := t.TempDir(), t.TempDir()
+	if _, err := generate(clean, 400, 3, 100, 0); err != nil {
+		t.Fatal(err)
+	}
+	st, err := generate(dangling, 400, 3, 100, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := st.dangling; d.files != 20 || d.typo != 10 || d.renamed != 5 || d.foreign != 5 {
+		t.Fatalf("dangling stats %+v, want 20 files: 10 typos, 5 renamed, 5 foreign", d)
+	}
+	set, err := spec.Load([]string{dangling})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tl := range set.Tools() {
+		names[tl.Name] = true
+	}
+	suggested, files := 0, map[string]bool{}
+	for _, f := range lint.Run(set, lint.Config{}) {
+		if f.Rule != "reference-unknown" {
+			t.Errorf("unexpected finding: %s", f)
+			continue
+		}
+		files[f.File] = true
+		if m := regexp.MustCompile(`did you mean "([^"]+)"`).FindStringSubmatch(f.Message); m != nil {
+			suggested++
+			if !names[m[1]] {
+				t.Errorf("%s: suggests %q, not a tool of the set", f, m[1])
+			}
+		}
+	}
+	if len(files) != 20 || suggested < 15 {
+		t.Errorf("%d files with a dangling reference (want 20), %d suggestions (want at least the 15 typos and renames)", len(files), suggested)
+	}
+	all, _ := filepath.Glob(filepath.Join(clean, "*", "*", "*"))
+	same := 0
+	for _, fc := range all {
+		rel, _ := filepath.Rel(clean, fc)
+		a, _ := os.ReadFile(fc)
+		b, err := os.ReadFile(filepath.Join(dangling, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Equal(a, b) {
+			same++
+		} else if !files[filepath.Join(dangling, rel)] {
+			t.Errorf("%s differs but has no dangling reference", rel)
+		}
+	}
+	if same != 380 {
+		t.Errorf("%d files unchanged by -dangling, want 380", same)
 	}
 }

@@ -10,9 +10,11 @@ package docs
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolctl/toolctl/pkg/export"
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -178,4 +180,10 @@ func (s *toolSet) source(t *spec.Tool) string {
 		return ""
 	}
 	return filepath.ToSlash(rel)
+}
+
+// lazyRegexp compiles expr on first use, not at start-up: every toolctl
+// command pays for package initialisation, and only docs needs these.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

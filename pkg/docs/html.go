@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"html/template"
 	"strings"
+	"sync"
 
 	"github.com/toolctl/toolctl/pkg/export"
 )
@@ -21,34 +22,36 @@ var pagesTemplate string
 //go:embed templates/style.css
 var styleCSS string
 
-var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
-	"marker":  func() template.HTML { return template.HTML("<!-- " + Marker + " -->") },
-	"css":     func() template.CSS { return template.CSS(styleCSS) },
-	"summary": summary,
-	"slug":    slug,
-	"pathURL": func(p string) template.URL { return template.URL(pathURL(p)) },
-	"inline":  func(s string) template.HTML { return template.HTML(htmlInline(s)) },
-	"blocks":  func(s string) template.HTML { return template.HTML(blocksHTML(s)) },
-	"code":    func(s string) template.HTML { return template.HTML(htmlCode(s)) },
-	"link":    func(l link) template.HTML { return template.HTML(htmlLink(l)) },
-	"json":    compactJSON,
-	"enum": func(vs []any) template.HTML {
-		return template.HTML(joinMapped(jsonValues(vs), htmlCode))
-	},
-	"entry": func(p *toolPage) template.HTML {
-		return template.HTML(entryText(p, htmlCode, htmlInline))
-	},
-	"paramText": func(x export.Param) template.HTML {
-		return template.HTML(paramText(x, htmlCode, htmlInline))
-	},
-	"bound": func(bs []bound) template.HTML { return template.HTML(boundText(bs, htmlCode)) },
-	"prereq": func(q prereq) template.HTML {
-		return template.HTML(prereqText(q, htmlInline, htmlInline, htmlLink))
-	},
-	"step": func(st step) template.HTML {
-		return template.HTML(stepText(st, htmlInline, htmlInline, htmlLink))
-	},
-}).Parse(pagesTemplate))
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("pages").Funcs(template.FuncMap{
+		"marker":  func() template.HTML { return template.HTML("<!-- " + Marker + " -->") },
+		"css":     func() template.CSS { return template.CSS(styleCSS) },
+		"summary": summary,
+		"slug":    slug,
+		"pathURL": func(p string) template.URL { return template.URL(pathURL(p)) },
+		"inline":  func(s string) template.HTML { return template.HTML(htmlInline(s)) },
+		"blocks":  func(s string) template.HTML { return template.HTML(blocksHTML(s)) },
+		"code":    func(s string) template.HTML { return template.HTML(htmlCode(s)) },
+		"link":    func(l link) template.HTML { return template.HTML(htmlLink(l)) },
+		"json":    compactJSON,
+		"enum": func(vs []any) template.HTML {
+			return template.HTML(joinMapped(jsonValues(vs), htmlCode))
+		},
+		"entry": func(p *toolPage) template.HTML {
+			return template.HTML(entryText(p, htmlCode, htmlInline))
+		},
+		"paramText": func(x export.Param) template.HTML {
+			return template.HTML(paramText(x, htmlCode, htmlInline))
+		},
+		"bound": func(bs []bound) template.HTML { return template.HTML(boundText(bs, htmlCode)) },
+		"prereq": func(q prereq) template.HTML {
+			return template.HTML(prereqText(q, htmlInline, htmlInline, htmlLink))
+		},
+		"step": func(st step) template.HTML {
+			return template.HTML(stepText(st, htmlInline, htmlInline, htmlLink))
+		},
+	}).Parse(pagesTemplate))
+})
 
 type htmlRenderer struct{}
 
@@ -58,7 +61,7 @@ func (htmlRenderer) page(p *toolPage) ([]byte, error) { return execute("tool", p
 
 func execute(name string, data any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

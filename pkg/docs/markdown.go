@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/export"
@@ -330,7 +329,7 @@ func pathURL(p string) string {
 	return strings.Join(segs, "/")
 }
 
-var entityRe = regexp.MustCompile(`^&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);`)
+var entityRe = lazyRegexp(`^&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);`)
 
 // mdInline makes one line of inline Markdown from a tool file safe to
 // embed: whitespace folded, then mdSafe.
@@ -366,7 +365,7 @@ func mdSafe(s string) string {
 				continue
 			}
 		case c == '<':
-			if m := autolinkRe.FindString(s[i:]); m != "" {
+			if m := autolinkRe().FindString(s[i:]); m != "" {
 				b.WriteString(m)
 				i += len(m)
 				continue
@@ -374,7 +373,7 @@ func mdSafe(s string) string {
 			b.WriteString("&lt;")
 			i++
 			continue
-		case c == '&' && entityRe.MatchString(s[i:]):
+		case c == '&' && entityRe().MatchString(s[i:]):
 			b.WriteString("&amp;")
 			i++
 			continue
@@ -385,7 +384,7 @@ func mdSafe(s string) string {
 	return b.String()
 }
 
-var anyFenceRe = regexp.MustCompile("^[ \t]*(`{3,}|~{3,})")
+var anyFenceRe = lazyRegexp("^[ \t]*(`{3,}|~{3,})")
 
 // mdBlock applies mdSafe to block Markdown (a detail), line by line,
 // leaving fenced code blocks as they are.
@@ -393,7 +392,7 @@ func mdBlock(md string) string {
 	lines := strings.Split(md, "\n")
 	fence := ""
 	for i, l := range lines {
-		if m := anyFenceRe.FindStringSubmatch(l); m != nil {
+		if m := anyFenceRe().FindStringSubmatch(l); m != nil {
 			switch {
 			case fence == "":
 				fence = m[1]
@@ -410,8 +409,8 @@ func mdBlock(md string) string {
 }
 
 var (
-	blockStartRe   = regexp.MustCompile(`^(#{1,6}(\s|$)|[-+*>=]|\x60{3,}|~{3,})`)
-	orderedStartRe = regexp.MustCompile(`^\d{1,9}[.)](\s|$)`)
+	blockStartRe   = lazyRegexp(`^(#{1,6}(\s|$)|[-+*>=]|\x60{3,}|~{3,})`)
+	orderedStartRe = lazyRegexp(`^\d{1,9}[.)](\s|$)`)
 )
 
 // mdLead is mdInline for text that starts a line (a paragraph or a list
@@ -419,9 +418,9 @@ var (
 func mdLead(s string) string {
 	s = mdInline(s)
 	switch {
-	case blockStartRe.MatchString(s):
+	case blockStartRe().MatchString(s):
 		return `\` + s
-	case orderedStartRe.MatchString(s):
+	case orderedStartRe().MatchString(s):
 		// Digits cannot be escaped: the delimiter can.
 		i := strings.IndexAny(s, ".)")
 		return s[:i] + `\` + s[i:]

@@ -2,7 +2,6 @@ package docs
 
 import (
 	"html"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -58,7 +57,7 @@ func writeInline(b *strings.Builder, s string) {
 				continue
 			}
 		case c == '<':
-			if m := autolinkRe.FindStringSubmatch(s[i:]); m != nil {
+			if m := autolinkRe().FindStringSubmatch(s[i:]); m != nil {
 				b.WriteString(`<a href="` + esc(m[1]) + `">` + esc(m[1]) + "</a>")
 				i += len(m[0])
 				continue
@@ -69,7 +68,7 @@ func writeInline(b *strings.Builder, s string) {
 	}
 }
 
-var autolinkRe = regexp.MustCompile(`^<((?:https?://|mailto:)[^\s<>]+)>`)
+var autolinkRe = lazyRegexp(`^<((?:https?://|mailto:)[^\s<>]+)>`)
 
 func isPunct(c byte) bool {
 	return c < 0x80 && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
@@ -231,12 +230,12 @@ func safeURL(u string) bool {
 }
 
 var (
-	mdFenceRe   = regexp.MustCompile("^( {0,3})(`{3,}|~{3,})\\s*([^`\\s]*)")
-	mdHeadingRe = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
-	mdRuleRe    = regexp.MustCompile(`^ {0,3}((\*[ \t]*){3,}|(-[ \t]*){3,}|(_[ \t]*){3,})$`)
-	mdQuoteRe   = regexp.MustCompile(`^ {0,3}> ?`)
-	mdListRe    = regexp.MustCompile(`^( {0,3})([-+*]|(\d{1,9})[.)])( +|$)`)
-	mdDelimRe   = regexp.MustCompile(`^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$`)
+	mdFenceRe   = lazyRegexp("^( {0,3})(`{3,}|~{3,})\\s*([^`\\s]*)")
+	mdHeadingRe = lazyRegexp(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
+	mdRuleRe    = lazyRegexp(`^ {0,3}((\*[ \t]*){3,}|(-[ \t]*){3,}|(_[ \t]*){3,})$`)
+	mdQuoteRe   = lazyRegexp(`^ {0,3}> ?`)
+	mdListRe    = lazyRegexp(`^( {0,3})([-+*]|(\d{1,9})[.)])( +|$)`)
+	mdDelimRe   = lazyRegexp(`^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$`)
 )
 
 // blocksHTML renders block Markdown.
@@ -276,7 +275,7 @@ func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
 
 // startsBlock reports whether a line interrupts a paragraph.
 func startsBlock(l string) bool {
-	return mdFenceRe.MatchString(l) || mdHeadingRe.MatchString(l) || mdRuleRe.MatchString(l) || mdQuoteRe.MatchString(l) || mdListRe.MatchString(l)
+	return mdFenceRe().MatchString(l) || mdHeadingRe().MatchString(l) || mdRuleRe().MatchString(l) || mdQuoteRe().MatchString(l) || mdListRe().MatchString(l)
 }
 
 // writeBlocks renders lines; tight drops the <p> of paragraphs (the items
@@ -287,27 +286,27 @@ func writeBlocks(b *strings.Builder, lines []string, tight bool) {
 		switch {
 		case isBlank(l):
 			i++
-		case mdFenceRe.MatchString(l):
+		case mdFenceRe().MatchString(l):
 			i = writeFence(b, lines, i)
-		case mdHeadingRe.MatchString(l):
-			m := mdHeadingRe.FindStringSubmatch(l)
+		case mdHeadingRe().MatchString(l):
+			m := mdHeadingRe().FindStringSubmatch(l)
 			tag := "h" + strconv.Itoa(len(m[1]))
 			b.WriteString("<" + tag + ">" + inlineHTML(strings.TrimSpace(m[2])) + "</" + tag + ">\n")
 			i++
-		case mdRuleRe.MatchString(l):
+		case mdRuleRe().MatchString(l):
 			b.WriteString("<hr>\n")
 			i++
-		case mdQuoteRe.MatchString(l):
+		case mdQuoteRe().MatchString(l):
 			var inner []string
-			for ; i < len(lines) && mdQuoteRe.MatchString(lines[i]); i++ {
-				inner = append(inner, mdQuoteRe.ReplaceAllString(lines[i], ""))
+			for ; i < len(lines) && mdQuoteRe().MatchString(lines[i]); i++ {
+				inner = append(inner, mdQuoteRe().ReplaceAllString(lines[i], ""))
 			}
 			b.WriteString("<blockquote>\n")
 			writeBlocks(b, inner, false)
 			b.WriteString("</blockquote>\n")
-		case mdListRe.MatchString(l):
+		case mdListRe().MatchString(l):
 			i = writeList(b, lines, i)
-		case i+1 < len(lines) && strings.Contains(l, "|") && mdDelimRe.MatchString(lines[i+1]) && strings.Contains(lines[i+1], "-"):
+		case i+1 < len(lines) && strings.Contains(l, "|") && mdDelimRe().MatchString(lines[i+1]) && strings.Contains(lines[i+1], "-"):
 			i = writeTable(b, lines, i)
 		case indentOf(l) >= 4:
 			var code []string
@@ -334,7 +333,7 @@ func writeBlocks(b *strings.Builder, lines []string, tight bool) {
 }
 
 func writeFence(b *strings.Builder, lines []string, i int) int {
-	m := mdFenceRe.FindStringSubmatch(lines[i])
+	m := mdFenceRe().FindStringSubmatch(lines[i])
 	indent, fence, lang := len(m[1]), m[2], m[3]
 	var code []string
 	i++
@@ -359,13 +358,13 @@ func writeFence(b *strings.Builder, lines []string, i int) int {
 // writeList renders the list starting at lines[i]; items are the lines
 // indented under their marker (plus lazy continuation lines).
 func writeList(b *strings.Builder, lines []string, i int) int {
-	first := mdListRe.FindStringSubmatch(lines[i])
+	first := mdListRe().FindStringSubmatch(lines[i])
 	ordered := first[3] != ""
 	kind := first[2][len(first[2])-1:] // "-", "+", "*", "." or ")"
 	var items [][]string
 	loose := false
 	for i < len(lines) {
-		m := mdListRe.FindStringSubmatch(lines[i])
+		m := mdListRe().FindStringSubmatch(lines[i])
 		if m == nil || (m[3] != "") != ordered || m[2][len(m[2])-1:] != kind {
 			break
 		}
@@ -404,7 +403,7 @@ func writeList(b *strings.Builder, lines []string, i int) int {
 		}
 		items = append(items, item)
 		if trailing > 0 {
-			if i < len(lines) && mdListRe.MatchString(lines[i]) {
+			if i < len(lines) && mdListRe().MatchString(lines[i]) {
 				loose = true
 			} else {
 				break

@@ -2,7 +2,6 @@ package docs
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -386,8 +385,8 @@ func slug(s string) string {
 }
 
 var (
-	fenceRe   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
-	headingRe = regexp.MustCompile(`^( {0,3})(#{1,6})([ \t]|$)`)
+	fenceRe   = lazyRegexp("^ {0,3}(`{3,}|~{3,})")
+	headingRe = lazyRegexp(`^( {0,3})(#{1,6})([ \t]|$)`)
 )
 
 // shiftHeadings deepens the ATX headings of Markdown (outside code blocks)
@@ -414,7 +413,7 @@ func shiftHeadings(md string, top int) string {
 func eachHeading(lines []string, fn func(i, level int, m []int)) {
 	fence := ""
 	for i, l := range lines {
-		if m := fenceRe.FindStringSubmatch(l); m != nil {
+		if m := fenceRe().FindStringSubmatch(l); m != nil {
 			switch {
 			case fence == "":
 				fence = m[1]
@@ -426,7 +425,7 @@ func eachHeading(lines []string, fn func(i, level int, m []int)) {
 		if fence != "" {
 			continue
 		}
-		if m := headingRe.FindStringSubmatchIndex(l); m != nil {
+		if m := headingRe().FindStringSubmatchIndex(l); m != nil {
 			fn(i, m[5]-m[4], m)
 		}
 	}

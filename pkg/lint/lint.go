@@ -5,6 +5,7 @@ package lint
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -78,11 +79,17 @@ type Rule struct {
 	// over every tool) is set.
 	Tool func(r *Reporter, t *spec.Tool)
 	Set  func(r *Reporter, tools []*spec.Tool)
-	// SetReadsBody marks a Set rule that reads a tool's input or output
-	// schema, examples, entry or detail. RunFiles drops those once a file's
-	// per-tool rules ran (they are most of the model's memory) unless an
-	// enabled Set rule reads them.
+	// SetReadsBody marks a Set rule that reads more of a tool than its
+	// name, category, strict flag and the names it refers to (related
+	// tools, workflow step tools, check_tool). RunFiles drops the rest once
+	// a file's per-tool rules ran (a tool's description, schemas, examples
+	// ... are most of the model's memory) unless an enabled Set rule reads
+	// them.
 	SetReadsBody bool
+	// SetPins lists the pointers of t a Set rule may report at. RunFiles
+	// keeps their positions (spec.Tool.Pin) when it releases a file's
+	// syntax tree; any other position costs a parse of the file again.
+	SetPins func(t *spec.Tool, pin func(ptr string))
 }
 
 // Profiles.
@@ -337,17 +344,48 @@ func RunFiles(files []string, cfg Config) (*spec.Set, []Finding) {
 	perFile := make([][]Finding, len(files))
 	set := spec.LoadFilesFunc(files, func(i int, f *spec.File) {
 		perFile[i] = r.file(f)
+		for _, t := range f.Tools {
+			for _, rep := range r.setRules {
+				if rep.rule.SetPins != nil {
+					rep.rule.SetPins(t, func(ptr string) { t.Pin(ptr) })
+				}
+			}
+			if !keepBody {
+				slim(t)
+			}
+		}
 		// Keep the text of files that report findings now (source lines)
 		// or hold ignore comments; the rest is read again if a set rule
 		// reports on it.
 		f.Release(len(perFile[i]) == 0 && !hasIgnores(f))
-		if !keepBody {
-			for _, t := range f.Tools {
-				t.InputSchema, t.OutputSchema, t.Examples, t.Entry, t.Detail = nil, nil, nil, nil, ""
-			}
-		}
 	})
 	return set, r.finish(set, perFile)
+}
+
+// pinName is the SetPins of rules that report at a tool's name.
+func pinName(_ *spec.Tool, pin func(string)) { pin("/name") }
+
+// slim drops from t what no Set rule reads unless it says SetReadsBody:
+// all but its name, category, strict flag and the names it refers to.
+func slim(t *spec.Tool) {
+	t.Title, t.Description, t.Detail, t.Version, t.Author, t.Icon = "", "", "", "", "", ""
+	t.Tags, t.Triggers, t.Warnings, t.Examples, t.Bind, t.UnknownFields = nil, nil, nil, nil, nil, nil
+	t.ShareableScope, t.ID, t.SDKType, t.DocumentationURL = "", "", "", ""
+	t.Entry, t.InputSchema, t.OutputSchema, t.Annotations, t.Runtime, t.Extensions, t.Unknown = nil, nil, nil, nil, nil, nil, nil
+	for i := range t.RelatedTools {
+		t.RelatedTools[i].Relation = ""
+	}
+	if t.Workflow != nil {
+		t.Workflow.Name = ""
+		for i := range t.Workflow.Steps {
+			st := &t.Workflow.Steps[i]
+			st.Step, st.Action, st.Condition = nil, "", ""
+		}
+	}
+	for i := range t.Prerequisites {
+		p := &t.Prerequisites[i]
+		p.Text, p.Condition, p.ActionIfNotMet = "", "", ""
+	}
 }
 
 // run is one lint run's configuration, resolved once.
@@ -416,6 +454,12 @@ func (r *run) finish(set *spec.Set, perFile [][]Finding) []Finding {
 	findings = applyIgnores(set, findings, &r.cfg)
 	Sort(findings)
 	return findings
+}
+
+// lazyRegexp compiles expr on first use, not at start-up: every toolctl
+// command pays for package initialisation.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // Sort orders findings deterministically.

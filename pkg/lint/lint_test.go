@@ -159,3 +159,48 @@ func TestRunFilesEqualsRun(t *testing.T) {
 		}
 	}
 }
+
+// RunFiles keeps the positions its set rules report at: a file whose only
+// findings come from them (a dangling reference, a duplicate name) is not
+// read or parsed again to place them, and what the set rules do not read
+// is dropped.
+func TestRunFilesSetRulesNeedNoReread(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const desc = "Fetches a web page and returns its text. Use when a URL is given."
+	a := write("fetch_page.yaml", "name: fetch_page\ndescription: "+desc+"\ncategory: http\nrelated_tools:\n  - name: fetch_pages\n    relation: the same, for many\n")
+	b := write("old/fetch_page.yaml", "name: fetch_page\ndescription: "+desc+"\ncategory: http\n")
+	set, fs := RunFiles([]string{a, b}, Config{})
+	var got strings.Builder
+	for _, f := range fs {
+		got.WriteString(f.String() + "\n")
+	}
+	for _, want := range []string{
+		a + ":5:11: error: related tool \"fetch_pages\" is not a tool in the linted set; did you mean \"fetch_page\"? [reference-unknown]",
+		b + ":1:7: error: name \"fetch_page\" is already used at " + a + ":1:7; rename one of the tools [name-unique]",
+	} {
+		if !strings.Contains(got.String(), want) {
+			t.Errorf("missing %s\nin:\n%s", want, got.String())
+		}
+	}
+	if len(fs) != 2 {
+		t.Errorf("%d findings, want the 2 of the set rules:\n%s", len(fs), got.String())
+	}
+	for _, f := range set.Files {
+		if f.Data != nil {
+			t.Errorf("%s was read again to place a set rule's finding", f.Path)
+		}
+		if tl := f.Tools[0]; tl.Description != "" || tl.Name != "fetch_page" {
+			t.Errorf("%s: the released tool keeps its description %q (name %q)", f.Path, tl.Description, tl.Name)
+		}
+	}
+}

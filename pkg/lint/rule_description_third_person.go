@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -28,7 +27,7 @@ Good:
 		if _, word := addressingWord(t.Description); word == "" {
 			return
 		}
-		text := quoted.ReplaceAllStringFunc(t.Description, func(q string) string { return strings.Repeat(" ", len(q)) })
+		text := quoted().ReplaceAllStringFunc(t.Description, func(q string) string { return strings.Repeat(" ", len(q)) })
 		if at, word := addressingWord(text); word != "" {
 			line, col := lineCol(t.Description, at)
 			p := t.TextPos("/description", line, col)
@@ -39,7 +38,7 @@ Good:
 })
 
 // quoted text is blanked out before the scan.
-var quoted = regexp.MustCompile(`"[^"\n]*"|“[^”\n]*”|「[^」\n]*」|(?:^|[\s(])'[^'\n]+'(?:[\s,.;:)!?]|$)`)
+var quoted = lazyRegexp(`"[^"\n]*"|“[^”\n]*”|「[^」\n]*」|(?:^|[\s(])'[^'\n]+'(?:[\s,.;:)!?]|$)`)
 
 // addressingWord returns the byte offset and text of the first first- or
 // second-person word: I (as a word: not I/O or I-95), me, my, you, your, ...,

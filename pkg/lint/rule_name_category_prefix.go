@@ -21,6 +21,7 @@ Bad:
 
 Good:
   file_read, file_write, file_list`,
+	SetPins: pinName,
 	Set: func(r *Reporter, tools []*spec.Tool) {
 		byCategory := map[string][]*spec.Tool{}
 		for _, t := range tools {

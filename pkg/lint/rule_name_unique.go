@@ -20,6 +20,7 @@ Bad:
 Good:
   name: search
   name: search_legacy`,
+	SetPins: pinName,
 	Set: func(r *Reporter, tools []*spec.Tool) {
 		first := map[string]*spec.Tool{}
 		for _, t := range tools {

@@ -89,21 +89,21 @@ var (
 	// Well-known token shapes (prefixes documented by their issuers).
 	tokenPatterns = []struct {
 		hints []string // every match contains one of these
-		re    *regexp.Regexp
+		re    func() *regexp.Regexp
 		kind  string
 	}{
-		{[]string{"sk-"}, regexp.MustCompile(`\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}`), "API key"},
-		{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}`), "GitHub token"},
-		{[]string{"xox"}, regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), "Slack token"},
-		{[]string{"AKIA"}, regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), "AWS access key"},
-		{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), "Google API key"},
-		{[]string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), "GitLab token"},
+		{[]string{"sk-"}, lazyRegexp(`\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,}`), "API key"},
+		{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, lazyRegexp(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}`), "GitHub token"},
+		{[]string{"xox"}, lazyRegexp(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), "Slack token"},
+		{[]string{"AKIA"}, lazyRegexp(`\bAKIA[0-9A-Z]{16}\b`), "AWS access key"},
+		{[]string{"AIza"}, lazyRegexp(`\bAIza[0-9A-Za-z_-]{35}`), "Google API key"},
+		{[]string{"glpat-"}, lazyRegexp(`\bglpat-[A-Za-z0-9_-]{20,}`), "GitLab token"},
 	}
 	// Authorization schemes followed by a literal credential.
-	authScheme = regexp.MustCompile(`(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{8,})`)
+	authScheme = lazyRegexp(`(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{8,})`)
 	// Credentials in a URL: query parameters and user:password@.
-	urlSecret = regexp.MustCompile(`(?i)[?&](?:api[_-]?key|apikey|key|token|access[_-]?token|secret|password|client[_-]?secret)=([^&#\s{$]{8,})`)
-	userInfo  = regexp.MustCompile(`://[^/\s:@{$]+:([^@/\s{$]{4,})@`)
+	urlSecret = lazyRegexp(`(?i)[?&](?:api[_-]?key|apikey|key|token|access[_-]?token|secret|password|client[_-]?secret)=([^&#\s{$]{8,})`)
+	userInfo  = lazyRegexp(`://[^/\s:@{$]+:([^@/\s{$]{4,})@`)
 )
 
 // findSecrets returns the literal credentials in text. keyed says the text
@@ -128,23 +128,23 @@ func findSecrets(text string, keyed bool) []secret {
 		if !containsAny(text, p.hints) {
 			continue
 		}
-		for _, m := range p.re.FindAllStringIndex(text, -1) {
+		for _, m := range p.re().FindAllStringIndex(text, -1) {
 			add(m[0], m[1], p.kind)
 		}
 	}
 	lower := strings.ToLower(text)
 	if strings.Contains(lower, "bearer") || strings.Contains(lower, "basic") || strings.Contains(lower, "token") {
-		for _, m := range authScheme.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range authScheme().FindAllStringSubmatchIndex(text, -1) {
 			add(m[2], m[3], "credential")
 		}
 	}
 	if strings.Contains(text, "=") {
-		for _, m := range urlSecret.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range urlSecret().FindAllStringSubmatchIndex(text, -1) {
 			add(m[2], m[3], "credential")
 		}
 	}
 	if strings.Contains(text, "@") {
-		for _, m := range userInfo.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range userInfo().FindAllStringSubmatchIndex(text, -1) {
 			add(m[2], m[3], "password")
 		}
 	}

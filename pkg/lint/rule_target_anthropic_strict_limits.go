@@ -35,7 +35,8 @@ Good:
 
   # or, for a tool that does not need guaranteed arguments:
   strict: false`,
-	Set: checkAnthropicLimits,
+	SetPins: pinName,
+	Set:     checkAnthropicLimits,
 })
 
 // checkAnthropicLimits counts the tools that are strict unless they say

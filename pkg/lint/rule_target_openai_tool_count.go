@@ -20,6 +20,7 @@ Bad:
 
 Good:
   tools/billing/ and tools/support/, each exported for its own agent`,
+	SetPins: pinName,
 	Set: func(r *Reporter, tools []*spec.Tool) {
 		if len(tools) <= compat.OpenAIMaxTools {
 			return

@@ -1,12 +1,10 @@
 package lint
 
 import (
-	"regexp"
-
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+var semver = lazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
 
 var _ = register(&Rule{
 	ID:          "version-semver",
@@ -21,7 +19,7 @@ Bad:
 Good:
   version: "1.0.0"`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		if t.Version != "" && !semver.MatchString(t.Version) {
+		if t.Version != "" && !semver().MatchString(t.Version) {
 			r.Report(t, "/version", "version %q is not MAJOR.MINOR.PATCH; write it like \"1.0.0\"", t.Version)
 		}
 	},

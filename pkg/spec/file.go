@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -59,7 +60,9 @@ type File struct {
 // file's bytes too (Data becomes nil; Source reads the file again when
 // asked). A position asked for afterwards re-parses the file once. Linting
 // thousands of files releases each one after its per-tool checks, so memory
-// does not grow with the set.
+// does not grow with the set. The index of the lines goes with the bytes
+// (it is made again from the text read again). Release must not run
+// concurrently with other methods of f.
 func (f *File) Release(dropData bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -69,6 +72,7 @@ func (f *File) Release(dropData bool) {
 	if dropData && f.Data != nil {
 		f.Data = nil
 		f.dropped = true
+		f.linesOnce, f.lineStart, f.checkpoints = sync.Once{}, nil, nil
 	}
 }
 
@@ -80,14 +84,32 @@ func (f *File) Source() []byte {
 	return f.source()
 }
 
-// source is Source with f.mu held.
+// source is Source with f.mu held. It reads the text only, as parse
+// decodes it (lint reads the text of every file it reports on, and keeps
+// their trees released); when that fails, ReadFile says why in the file's
+// terms, and its text, if any, is used.
 func (f *File) source() []byte {
 	if f.dropped {
-		f.reparsed = ReadFile(f.Path)
-		f.Data = f.reparsed.Data
+		data, err := os.ReadFile(f.Path)
+		if err == nil && isUTF16(data) {
+			data, err = fromUTF16(data)
+		}
+		if err != nil || len(data) > MaxFileSize {
+			data = ReadFile(f.Path).Data
+		}
+		f.Data = data
 		f.dropped = false
 	}
 	return f.Data
+}
+
+func isUTF16(data []byte) bool {
+	return bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF})
+}
+
+func fromUTF16(data []byte) ([]byte, error) {
+	utf8Data, _, err := transform.Bytes(unicode.BOMOverride(unicode.UTF8.NewDecoder()), data)
+	return utf8Data, err
 }
 
 // root returns the tool's syntax tree, re-parsing a released file.
@@ -100,7 +122,9 @@ func (t *Tool) root() *yaml.Node {
 	defer f.mu.Unlock()
 	if f.reparsed == nil {
 		if f.dropped {
-			f.source()
+			f.reparsed = ReadFile(f.Path)
+			f.Data = f.reparsed.Data
+			f.dropped = false
 		} else {
 			f.reparsed = ParseFile(f.Path, f.Data)
 		}
@@ -153,8 +177,8 @@ func (f *File) parse(d *decoder) {
 	}
 	// UTF-16 (with a byte order mark) is valid YAML; read it as UTF-8 so
 	// positions and source lines work the same.
-	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		utf8Data, _, err := transform.Bytes(unicode.BOMOverride(unicode.UTF8.NewDecoder()), data)
+	if isUTF16(data) {
+		utf8Data, err := fromUTF16(data)
 		if err != nil {
 			f.fail(Pos{1, 1}, "invalid UTF-16: %v; save the file as UTF-8", err)
 			return

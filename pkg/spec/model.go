@@ -102,6 +102,8 @@ type Tool struct {
 	// basePtr is the JSON pointer of the tool node in its document.
 	basePtr string
 	layout  layout
+	// pins are positions kept by Pin.
+	pins []pinnedSpan
 }
 
 // Input returns the input schema, or an empty object schema.

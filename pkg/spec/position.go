@@ -15,11 +15,37 @@ import (
 // metadata.category. When the value does not exist in the source (a
 // default, a converted form) the closest enclosing value is returned.
 func (t *Tool) Span(ptr string) Span {
+	for _, p := range t.pins {
+		if p.ptr == ptr {
+			return p.span
+		}
+	}
 	v, _, _ := t.locate(ptr)
 	if v == nil {
 		return Span{}
 	}
 	return t.File.span(v)
+}
+
+type pinnedSpan struct {
+	ptr  string
+	span Span
+}
+
+// Pin keeps Span(ptr) for each pointer, so that it is known without the
+// syntax tree: after File.Release, a position that is not pinned costs a
+// parse of the file (and a read, if its text was dropped). Lint pins what
+// its cross-file rules may report at before it releases each file.
+func (t *Tool) Pin(ptrs ...string) {
+next:
+	for _, ptr := range ptrs {
+		for _, p := range t.pins {
+			if p.ptr == ptr {
+				continue next
+			}
+		}
+		t.pins = append(t.pins, pinnedSpan{ptr, t.Span(ptr)})
+	}
 }
 
 // Has reports whether the value at a canonical pointer is written in the
