@@ -23,6 +23,11 @@ import (
 // jsExecutor runs `entry.type: javascript` in goja: a fresh VM per call (no
 // state leaks between calls), with nothing but the ECMAScript built-ins,
 // console and setTimeout: no require, no filesystem, no network.
+//
+// The VM runs in a worker process (javascript_worker.go), this binary
+// started again, so that a call over its memory limit or stuck in one long
+// native operation (a huge string, a catastrophic regular expression) is
+// stopped without harm to the process that made it: serve runs many calls.
 type jsExecutor struct{}
 
 func init() { Register(spec.EntryJavaScript, jsExecutor{}) }
@@ -39,13 +44,23 @@ func (jsExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ctx.Err() != nil {
+		return nil, ctxEndError(ctx, c, time.Now(), "before the JavaScript code started")
+	}
+	return jsCallWorker(ctx, c, src, name)
+}
+
+// jsExecute runs src in a new VM: it is what the worker does. The result
+// is the JSON text of execute's value ("" for undefined or null); where
+// describes a line of the code for messages.
+func jsExecute(ctx context.Context, c *Call, src, name string, where func(int) string) (string, error) {
 	prg, err := jsCompile(name, src)
 	if err != nil {
-		return nil, jsSyntaxError(c, name, err)
+		return "", jsSyntaxError(name, err, where)
 	}
-	r := &jsRun{ctx: ctx, start: time.Now(), c: c, name: name, vm: goja.New(), timers: map[int64]*jsTimer{}}
+	r := &jsRun{ctx: ctx, start: time.Now(), c: c, name: name, where: where, vm: goja.New(), timers: map[int64]*jsTimer{}}
 	if ctx.Err() != nil {
-		return nil, r.ctxError("before the JavaScript code started")
+		return "", r.ctxError("before the JavaScript code started")
 	}
 	return r.run(prg)
 }
@@ -115,10 +130,12 @@ func jsCompile(name, src string) (*goja.Program, error) {
 
 // jsRun is the state of one call: the VM, its timers and the call.
 type jsRun struct {
-	ctx    context.Context
-	start  time.Time
-	c      *Call
-	name   string
+	ctx   context.Context
+	start time.Time
+	c     *Call
+	name  string
+	// where describes a line of the code for a message (jsWhere).
+	where  func(line int) string
 	vm     *goja.Runtime
 	timers map[int64]*jsTimer
 	nextID int64
@@ -134,7 +151,7 @@ type jsTimer struct {
 	args []goja.Value
 }
 
-func (r *jsRun) run(prg *goja.Program) (any, error) {
+func (r *jsRun) run(prg *goja.Program) (string, error) {
 	vm := r.vm
 	vm.SetMaxCallStackSize(jsMaxCallStack)
 	// The deadline interrupts the VM wherever it is in JavaScript code,
@@ -149,23 +166,23 @@ func (r *jsRun) run(prg *goja.Program) (any, error) {
 		}
 	}()
 	if err := r.setup(); err != nil {
-		return nil, err
+		return "", err
 	}
 	if _, err := vm.RunProgram(prg); err != nil {
-		return nil, r.jsError(err, r.name+" threw")
+		return "", r.jsError(err, r.name+" threw")
 	}
 	execute, err := r.lookupExecute()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	input := r.toJS(r.c.Input)
 	ret, err := execute(goja.Undefined(), input)
 	if err != nil {
-		return nil, r.jsError(err, "execute threw")
+		return "", r.jsError(err, "execute threw")
 	}
 	if p, ok := jsPromise(ret); ok {
 		if ret, err = r.await(p); err != nil {
-			return nil, err
+			return "", err
 		}
 	}
 	return r.export(ret)
@@ -321,30 +338,27 @@ func (r *jsRun) nextTimer() *jsTimer {
 	return best
 }
 
-// export converts the result to plain JSON values through JSON.stringify,
-// so that no goja value leaks out and the result is what JS code would
+// export converts the result to its JSON text through JSON.stringify, so
+// that no goja value leaks out and the result is what JS code would
 // serialise: Dates as ISO strings, toJSON honoured, functions and
-// undefined members dropped, NaN as null, key order kept.
-func (r *jsRun) export(v goja.Value) (any, error) {
+// undefined members dropped, NaN as null, key order kept. "" stands for
+// undefined and null.
+func (r *jsRun) export(v goja.Value) (string, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return nil, nil
+		return "", nil
 	}
 	s, err := r.stringify(goja.Undefined(), v)
 	if err != nil {
 		var ie *goja.InterruptedError
 		if errors.As(err, &ie) {
-			return nil, r.ctxError("converting execute's result to JSON")
+			return "", r.ctxError("converting execute's result to JSON")
 		}
-		return nil, Wrap(ToolExecutionError, err, fmt.Sprintf("execute's result cannot be converted to JSON (%s); return plain objects, arrays, strings, numbers and booleans", jsMessage(err)))
+		return "", Wrap(ToolExecutionError, err, fmt.Sprintf("execute's result cannot be converted to JSON (%s); return plain objects, arrays, strings, numbers and booleans", jsMessage(err)))
 	}
 	if goja.IsUndefined(s) {
-		return nil, nil // a function or a symbol: no JSON form
+		return "", nil // a function or a symbol: no JSON form
 	}
-	out, err := spec.DecodeJSON([]byte(s.String()))
-	if err != nil {
-		return nil, Wrap(ToolExecutionError, err, "internal error decoding execute's result: "+err.Error())
-	}
-	return out, nil
+	return s.String(), nil
 }
 
 // toJS builds native JS values (not wrapped Go maps, which behave
@@ -507,12 +521,8 @@ func jsMessage(err error) string {
 	return err.Error()
 }
 
-// where names a line of the tool's code and, for entry.code, the line of
-// the tool file it is on: " (line 3 of entry.code, tools/x.yaml:17)".
-func (r *jsRun) where(line int) string {
-	return jsWhere(r.c, r.name, line)
-}
-
+// jsWhere names a line of the tool's code and, for entry.code, the line
+// of the tool file it is on: " (line 3 of entry.code, tools/x.yaml:17)".
 func jsWhere(c *Call, name string, line int) string {
 	if line <= 0 {
 		return ""
@@ -527,7 +537,7 @@ func jsWhere(c *Call, name string, line int) string {
 }
 
 // jsSyntaxError reports a compile error with the line it is on.
-func jsSyntaxError(c *Call, name string, err error) error {
+func jsSyntaxError(name string, err error, where func(int) string) error {
 	msg, line := err.Error(), 0
 	var pe *parser.Error
 	var pl parser.ErrorList
@@ -543,7 +553,7 @@ func jsSyntaxError(c *Call, name string, err error) error {
 			line = ce.File.Position(ce.Offset).Line
 		}
 	}
-	return Wrap(ToolExecutionError, err, fmt.Sprintf("%s has a JavaScript syntax error: %s%s", name, msg, jsWhere(c, name, line)))
+	return Wrap(ToolExecutionError, err, fmt.Sprintf("%s has a JavaScript syntax error: %s%s", name, msg, where(line)))
 }
 
 func (r *jsRun) ctxError(what string) error {

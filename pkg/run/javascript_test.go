@@ -345,3 +345,54 @@ func TestJavaScriptBundledTool(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// A call over its memory limit stops with a MemoryLimitError, whether it
+// grows step by step or in one huge allocation (issue 13: this doubling
+// reached 4.2 GB in the caller's own process).
+func TestJavaScriptMemoryLimit(t *testing.T) {
+	for name, code := range map[string]string{
+		"doubling string": `function execute(){var s="x";for(var i=0;i<40;i++){s=s+s}}`,
+		"growing array":   `function execute(){var a=[]; for(var i=0;;i++){a.push({i: i, s: "item " + i})}}`,
+		"one allocation":  `function execute(){ return "x".repeat(1 << 29).length }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, _ := jsTestCall(t, code, nil)
+			c.Memory, c.MemoryFrom = 64<<20, "runtime.memory"
+			start := time.Now()
+			v, e := jsRunCall(t, c, 30*time.Second)
+			if e == nil || e.Kind != MemoryLimitError {
+				t.Fatalf("want MemoryLimitError, got %v, %v", v, e)
+			}
+			if !strings.Contains(e.Message, "the JavaScript code exceeded the tool's memory limit of 64 MiB (runtime.memory)") {
+				t.Errorf("message %q", e.Message)
+			}
+			if d := time.Since(start); d > 25*time.Second {
+				t.Errorf("stopped after %s", d)
+			}
+		})
+	}
+	// Under the limit, the same kind of code runs.
+	c, _ := jsTestCall(t, `function execute(){var a=[]; for(var i=0;i<100000;i++){a.push({i: i, s: "item " + i})} return a.length}`, nil)
+	c.Memory = 64 << 20
+	if v, e := jsRunCall(t, c, 30*time.Second); e != nil || jsJSON(t, v) != "100000" {
+		t.Fatalf("under the limit: %v, %v", v, e)
+	}
+}
+
+// goja checks for the deadline between instructions; a catastrophic
+// regular expression is one instruction that runs for hours. The call
+// still ends at its timeout (plus a grace of jsGrace).
+func TestJavaScriptTimeoutInsideNativeOperation(t *testing.T) {
+	c, _ := jsTestCall(t, `function execute(){ return /^(a+)+(?=b)/.test("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!") }`, nil)
+	start := time.Now()
+	_, e := jsRunCall(t, c, 500*time.Millisecond)
+	if e == nil || e.Kind != TimeoutError {
+		t.Fatalf("want TimeoutError, got %v", e)
+	}
+	if !strings.Contains(e.Message, "500ms timeout") || !strings.Contains(e.Message, "in one long operation") {
+		t.Errorf("message %q", e.Message)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("stopped after %s", d)
+	}
+}
