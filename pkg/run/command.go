@@ -173,11 +173,19 @@ func ctxEndError(ctx context.Context, c *Call, start time.Time, what string) err
 	if !errors.Is(err, context.DeadlineExceeded) {
 		return Wrap(ToolExecutionError, err, "cancelled: "+what)
 	}
-	timeout := ""
-	if d := callTimeout(ctx, c, start); d > 0 {
-		timeout = " " + d.String()
+	e := timeoutError(callTimeout(ctx, c, start), what)
+	e.Err = err
+	return e
+}
+
+// timeoutError is the TimeoutError of a call that was still running at
+// its deadline; timeout is 0 when unknown.
+func timeoutError(timeout time.Duration, what string) *Error {
+	t := ""
+	if timeout > 0 {
+		t = " " + timeout.String()
 	}
-	return Wrap(TimeoutError, err, fmt.Sprintf("no result within the%s timeout: %s; raise runtime.timeout or pass --timeout", timeout, what))
+	return Errorf(TimeoutError, "no result within the%s timeout: %s; raise runtime.timeout or pass --timeout", t, what)
 }
 
 // callTimeout is the call's timeout for messages: the runner's figure, or

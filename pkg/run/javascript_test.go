@@ -361,7 +361,7 @@ func TestJavaScriptMemoryLimit(t *testing.T) {
 			start := time.Now()
 			v, e := jsRunCall(t, c, 30*time.Second)
 			if e == nil || e.Kind != MemoryLimitError {
-				t.Fatalf("want MemoryLimitError, got %v, %v", v, e)
+				t.Fatalf("want MemoryLimitError, got %v, %v (%v)", v, e, e.Detail)
 			}
 			if !strings.Contains(e.Message, "the JavaScript code exceeded the tool's memory limit of 64 MiB (runtime.memory)") {
 				t.Errorf("message %q", e.Message)
@@ -372,10 +372,10 @@ func TestJavaScriptMemoryLimit(t *testing.T) {
 		})
 	}
 	// Under the limit, the same kind of code runs.
-	c, _ := jsTestCall(t, `function execute(){var a=[]; for(var i=0;i<100000;i++){a.push({i: i, s: "item " + i})} return a.length}`, nil)
+	c, _ := jsTestCall(t, `function execute(){var a=[]; for(var i=0;i<20000;i++){a.push({i: i, s: "item " + i})} return a.length}`, nil)
 	c.Memory = 64 << 20
-	if v, e := jsRunCall(t, c, 30*time.Second); e != nil || jsJSON(t, v) != "100000" {
-		t.Fatalf("under the limit: %v, %v", v, e)
+	if v, e := jsRunCall(t, c, 30*time.Second); e != nil || jsJSON(t, v) != "20000" {
+		t.Fatalf("under the limit: %v, %v (%v)", v, e, e.Detail)
 	}
 }
 
@@ -394,5 +394,41 @@ func TestJavaScriptTimeoutInsideNativeOperation(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("stopped after %s", d)
+	}
+}
+
+// Workers are reused between calls, each call in a fresh VM: nothing one
+// call leaves in the global scope or on the built-in prototypes reaches
+// the next, and a worker killed in the middle of a call is replaced.
+func TestJavaScriptWorkerReuse(t *testing.T) {
+	run := func(code string) (any, *Error) {
+		c, _ := jsTestCall(t, code, nil)
+		return jsRunCall(t, c, 10*time.Second)
+	}
+	if _, e := run(`function execute(){ globalThis.leak = 1; Object.prototype.polluted = 1; Array.prototype.push = null; return 1 }`); e != nil {
+		t.Fatal(e)
+	}
+	jsPool.mu.Lock()
+	before := jsPool.started
+	jsPool.mu.Unlock()
+	for range 5 {
+		v, e := run(`function execute(){ return [typeof leak, typeof ({}).polluted, typeof [].push] }`)
+		if e != nil || jsJSON(t, v) != `["undefined","undefined","function"]` {
+			t.Fatalf("state leaked between calls: %v, %v", v, e)
+		}
+	}
+	jsPool.mu.Lock()
+	started := jsPool.started - before
+	jsPool.mu.Unlock()
+	if started != 0 {
+		t.Errorf("%d workers started for 5 calls in a row; want the idle one reused", started)
+	}
+	// A worker killed at the deadline does not break the next call.
+	c, _ := jsTestCall(t, `function execute(){ return /^(a+)+(?=b)/.test("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!") }`, nil)
+	if _, e := jsRunCall(t, c, 300*time.Millisecond); e == nil || e.Kind != TimeoutError {
+		t.Fatalf("want TimeoutError, got %v", e)
+	}
+	if v, e := run(`function execute(){ return 2 }`); e != nil || jsJSON(t, v) != "2" {
+		t.Fatalf("after a killed worker: %v, %v", v, e)
 	}
 }

@@ -1,89 +1,45 @@
 package run
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/toolctl/toolctl/pkg/run/internal/jsvm"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-// A javascript call runs in a worker: this binary started again with
-// jsWorkerArg0 as argv[0], which the init function below recognises before
-// main runs (in toolctl and in any test binary that links this package).
-// The worker reads one request as JSON on stdin, runs it in a fresh VM
-// and writes lines of JSON on stdout: {"log": "..."} for each console
-// line, then the outcome, {"ok": true, "result": ...} or {"ok": false,
-// "error": {...}}. Its stderr carries only the Go runtime's own fatal
-// errors ("fatal error: out of memory").
-//
-// Limits: the worker watches its heap and stops with a MemoryLimitError
-// when the JavaScript values it holds go over the limit; on Linux
-// RLIMIT_DATA also caps its data segment a little above that, so that a
-// single huge allocation fails instead of being made. The caller kills the
-// worker if it has not answered jsGrace after the deadline (goja checks
-// for an interrupt between instructions, not inside one long native
-// operation).
-const jsWorkerArg0 = "toolctl-js-worker"
+// A javascript call runs in a worker (package jsvm): this binary started
+// again with jsvm.WorkerArg0 as argv[0], which jsvm's init function
+// recognises before main runs (in toolctl and in any test binary that
+// links this package). Workers are kept for the next calls (a fresh VM
+// each time; serve makes many), at most jsMaxIdle of them for jsIdleTTL.
+// The worker watches its heap and stops with a MemoryLimitError when the
+// values the code holds go over the call's limit; on Linux RLIMIT_AS also
+// makes a single huge allocation fail. The caller kills the worker when it
+// has not answered jsGrace after the deadline: goja checks for an
+// interrupt between instructions, not inside one long native operation.
 
 // jsGrace is how long after the deadline the worker may take to report
 // its timeout before it is killed.
 const jsGrace = 200 * time.Millisecond
 
-func init() {
-	if len(os.Args) == 1 && os.Args[0] == jsWorkerArg0 {
-		os.Exit(jsWorkerMain(os.Stdin, os.Stdout))
-	}
-}
-
-type jsRequest struct {
-	Name     string          `json:"name"`
-	Source   string          `json:"source"`
-	Input    json.RawMessage `json:"input"`
-	Deadline int64           `json:"deadline,omitempty"` // Unix nanoseconds
-	Timeout  time.Duration   `json:"timeout,omitempty"`
-	Memory   int64           `json:"memory,omitempty"`
-}
-
-type jsOutcome struct {
-	OK     bool            `json:"ok"`
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *jsOutcomeError `json:"error,omitempty"`
-}
-
-type jsOutcomeError struct {
-	Kind    Kind   `json:"kind"`
-	Message string `json:"message"`
-	Detail  string `json:"detail,omitempty"`
-	Peak    int64  `json:"peak,omitempty"`
-}
-
-// jsWhereToken marks, in a message made by the worker, where the caller
-// puts the position of a line of the code (jsWhere needs the tool file,
-// which the worker does not have).
-func jsWhereToken(line int) string {
-	if line <= 0 {
-		return ""
-	}
-	return "\x00line:" + strconv.Itoa(line) + "\x00"
-}
+// jsIdleTTL is how long an idle worker is kept.
+const jsIdleTTL = time.Minute
 
 var jsWhereTokenRE = regexp.MustCompile("\x00line:([0-9]+)\x00")
-
-// --- the caller's side -----------------------------------------------------
 
 // jsWorkerExe is the binary to start as the worker: this one.
 func jsWorkerExe() (string, error) {
@@ -95,13 +51,175 @@ func jsWorkerExe() (string, error) {
 	return os.Executable()
 }
 
+// jsWorker is a running worker process.
+type jsWorker struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan jsLine   // its stdout, a line at a time; closed at EOF
+	stderr *procBuffer   // the Go runtime's fatal errors
+	exited chan struct{} // closed once Wait has returned
+	idle   *time.Timer   // retires it while it waits in the pool
+}
+
+// jsLine is a line of the worker's stdout; over when it was longer than
+// jsMaxFrame (and dropped).
+type jsLine struct {
+	b    []byte
+	over bool
+}
+
+// jsMaxFrame bounds one line from the worker: the result's cap and room
+// for its envelope.
+const jsMaxFrame = procMaxOutput + 1<<20
+
+var jsPool struct {
+	mu      sync.Mutex
+	idle    []*jsWorker
+	started int // workers started, for tests
+}
+
+// jsMaxIdle is how many idle workers are kept: two per CPU toolctl uses,
+// at least 4 (an idle worker holds some 20 MB).
+func jsMaxIdle() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+
+func jsStartWorker() (*jsWorker, error) {
+	exe, err := jsWorkerExe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe)
+	cmd.Args = []string{jsvm.WorkerArg0}
+	// One VM runs one goroutine: two Ps are plenty, and fewer threads
+	// keep the worker's baseline small; one malloc arena, or each new
+	// thread would reserve 64 MiB of the capped address space. No
+	// goroutine dump on a fatal error.
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=2", "GOTRACEBACK=none", "MALLOC_ARENA_MAX=1")
+	setpgid(cmd) // out of reach of a terminal's ^C: toolctl ends the call
+	w := &jsWorker{cmd: cmd, lines: make(chan jsLine, 16), stderr: &procBuffer{max: 16 << 10}, exited: make(chan struct{})}
+	cmd.Stderr = w.stderr
+	if w.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	// Not StdoutPipe: Wait would close it when the worker exits, perhaps
+	// before its last line (a memory outcome, then exit) was read.
+	stdout, stdoutW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout = stdoutW
+	err = cmd.Start()
+	_ = stdoutW.Close()
+	if err != nil {
+		_ = stdout.Close()
+		return nil, err
+	}
+	jsPool.mu.Lock()
+	jsPool.started++
+	jsPool.mu.Unlock()
+	go func() {
+		defer close(w.lines)
+		defer stdout.Close()
+		br := bufio.NewReaderSize(stdout, 64<<10)
+		var long []byte
+		over := false
+		for {
+			chunk, err := br.ReadSlice('\n')
+			switch {
+			case err == bufio.ErrBufferFull:
+				if !over && len(long)+len(chunk) > jsMaxFrame {
+					over, long = true, nil
+				} else if !over {
+					long = append(long, chunk...)
+				}
+				continue
+			case err != nil && len(chunk) == 0 && len(long) == 0:
+				return
+			}
+			line := append(long, bytes.TrimSuffix(chunk, []byte("\n"))...)
+			if !over && len(line) > jsMaxFrame {
+				over = true
+			}
+			if over {
+				w.lines <- jsLine{over: true}
+			} else {
+				w.lines <- jsLine{b: bytes.Clone(line)}
+			}
+			long, over = nil, false
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		_ = cmd.Wait()
+		close(w.exited)
+	}()
+	return w, nil
+}
+
+// jsGetWorker returns an idle worker or starts one.
+func jsGetWorker() (*jsWorker, error) {
+	jsPool.mu.Lock()
+	for len(jsPool.idle) > 0 {
+		w := jsPool.idle[len(jsPool.idle)-1]
+		jsPool.idle = jsPool.idle[:len(jsPool.idle)-1]
+		w.idle.Stop()
+		select {
+		case <-w.exited:
+			continue // it died waiting
+		default:
+		}
+		jsPool.mu.Unlock()
+		return w, nil
+	}
+	jsPool.mu.Unlock()
+	return jsStartWorker()
+}
+
+// jsPutWorker keeps w for the next call, or lets it go.
+func jsPutWorker(w *jsWorker) {
+	jsPool.mu.Lock()
+	defer jsPool.mu.Unlock()
+	if len(jsPool.idle) >= jsMaxIdle() {
+		w.retire()
+		return
+	}
+	w.idle = time.AfterFunc(jsIdleTTL, func() {
+		jsPool.mu.Lock()
+		i := slices.Index(jsPool.idle, w)
+		if i >= 0 {
+			jsPool.idle = slices.Delete(jsPool.idle, i, i+1)
+		}
+		jsPool.mu.Unlock()
+		if i >= 0 {
+			w.retire()
+		}
+	})
+	jsPool.idle = append(jsPool.idle, w)
+}
+
+// retire ends a worker between calls: at the end of its input it exits.
+func (w *jsWorker) retire() { _ = w.stdin.Close() }
+
+// kill ends a worker in the middle of a call; what it still writes is
+// read and dropped.
+func (w *jsWorker) kill() {
+	_ = w.cmd.Process.Kill()
+	_ = w.stdin.Close()
+	go func() {
+		for range w.lines {
+		}
+	}()
+	<-w.exited
+}
+
 func jsCallWorker(ctx context.Context, c *Call, src, name string) (any, error) {
 	start := time.Now()
 	input, err := MarshalJSON(c.Input)
 	if err != nil {
 		return nil, Wrap(ToolExecutionError, err, "cannot encode the input as JSON: "+err.Error())
 	}
-	req := jsRequest{Name: name, Source: src, Input: input, Timeout: callTimeout(ctx, c, start), Memory: c.memoryLimit()}
+	req := jsvm.Request{Name: name, Source: src, Input: input, Memory: c.memoryLimit()}
 	if dl, ok := ctx.Deadline(); ok {
 		req.Deadline = dl.UnixNano()
 	}
@@ -109,271 +227,141 @@ func jsCallWorker(ctx context.Context, c *Call, src, name string) (any, error) {
 	if err != nil {
 		return nil, Wrap(ToolExecutionError, err, "cannot encode the JavaScript request: "+err.Error())
 	}
-	exe, err := jsWorkerExe()
+	body = append(body, '\n')
+	w, err := jsGetWorker()
 	if err != nil {
-		return nil, Wrap(ToolExecutionError, err, "cannot find toolctl's own executable to run the JavaScript code in: "+err.Error())
+		return nil, Wrap(ToolExecutionError, err, "cannot start the JavaScript worker (toolctl itself): "+err.Error())
 	}
-	cmd := exec.CommandContext(ctx, exe)
-	cmd.Args = []string{jsWorkerArg0}
-	// One VM runs one goroutine: two Ps are plenty, and fewer threads
-	// keep the worker's baseline small. No goroutine dump on a fatal error.
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=2", "GOTRACEBACK=none")
-	cmd.Stdin = bytes.NewReader(body)
-	frames := &jsFrames{log: c.Stderr}
-	stderr := &procBuffer{max: 16 << 10}
-	cmd.Stdout, cmd.Stderr = frames, stderr
-	jsWorkerProc(cmd)
-	cmd.Cancel = func() error {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil // the worker reports its own timeout; WaitDelay kills it if it cannot
+	// The request may be larger than the pipe: write it while waiting.
+	go func() {
+		if _, err := w.stdin.Write(body); err != nil {
+			_ = w.stdin.Close()
 		}
-		return cmd.Process.Kill()
+	}()
+	var (
+		grace <-chan time.Time
+		done  = ctx.Done()
+	)
+	for {
+		select {
+		case l, ok := <-w.lines:
+			if !ok {
+				<-w.exited
+				return jsDied(ctx, c, start, w, req.Memory > 0)
+			}
+			if l.over {
+				w.kill()
+				return nil, Errorf(ToolExecutionError, "execute's result (or a console line) is larger than %d MiB; a tool's result must be smaller", procMaxOutput>>20)
+			}
+			if log, ok := jsLog(l.b); ok {
+				if c.Stderr != nil {
+					_, _ = io.WriteString(c.Stderr, log+"\n")
+				}
+				continue
+			}
+			var out jsvm.Outcome
+			if err := json.Unmarshal(l.b, &out); err != nil {
+				w.kill()
+				return nil, Wrap(ToolExecutionError, err, "internal error: the JavaScript worker answered "+strconv.Quote(string(l.b[:min(len(l.b), 200)])))
+			}
+			if out.Retire {
+				w.retire()
+			} else {
+				jsPutWorker(w)
+			}
+			return jsOutcome(c, name, callTimeout(ctx, c, start), &out)
+		case <-done:
+			done = nil
+			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				w.kill()
+				return nil, ctxEndError(ctx, c, start, "the JavaScript code was still running; its worker process was killed")
+			}
+			// The worker reports its own timeout; it is killed if it
+			// cannot (inside one long native operation).
+			grace = time.After(jsGrace)
+		case <-grace:
+			w.kill()
+			return nil, ctxEndError(ctx, c, start, "the JavaScript code was still running (in one long operation, so its worker process was killed)")
+		}
 	}
-	cmd.WaitDelay = jsGrace
-	runErr := cmd.Run()
-	frames.flush()
+}
 
-	if frames.over {
-		return nil, Errorf(ToolExecutionError, "execute's result (or a console line) is larger than %d MiB; a tool's result must be smaller", procMaxOutput>>20)
+// jsLog decodes a console line.
+func jsLog(b []byte) (string, bool) {
+	if !bytes.HasPrefix(b, []byte(`{"log":`)) {
+		return "", false
 	}
-	if out := frames.outcome; out != nil {
-		if out.OK {
-			if len(out.Result) == 0 {
-				return nil, nil
-			}
-			v, err := spec.DecodeJSON(out.Result)
-			if err != nil {
-				return nil, Wrap(ToolExecutionError, err, "internal error decoding execute's result: "+err.Error())
-			}
-			return v, nil
-		}
-		if e := out.Error; e != nil {
-			if e.Kind == MemoryLimitError {
-				return nil, memoryError(c, "the JavaScript code", e.Peak)
-			}
-			msg := jsWhereTokenRE.ReplaceAllStringFunc(e.Message, func(tok string) string {
-				n, _ := strconv.Atoi(jsWhereTokenRE.FindStringSubmatch(tok)[1])
-				return jsWhere(c, name, n)
-			})
-			out := &Error{Kind: e.Kind, Message: msg}
-			if e.Detail != "" {
-				out.Detail = e.Detail
-			}
-			return nil, out
-		}
+	var m struct {
+		Log string `json:"log"`
 	}
-	// No outcome: the worker died.
-	text := stderr.String()
-	if req.Memory > 0 && strings.Contains(text, "out of memory") {
+	if json.Unmarshal(b, &m) != nil {
+		return "", false
+	}
+	return m.Log, true
+}
+
+// jsDied explains a worker that exited in the middle of a call.
+func jsDied(ctx context.Context, c *Call, start time.Time, w *jsWorker, limited bool) (any, error) {
+	text := w.stderr.String()
+	if limited && jsOutOfMemory(text) {
 		return nil, memoryError(c, "the JavaScript code", 0)
 	}
 	if ctx.Err() != nil {
-		return nil, ctxEndError(ctx, c, start, "the JavaScript code was still running (in one long operation, so its worker process was killed)")
+		return nil, ctxEndError(ctx, c, start, "the JavaScript code was still running; its worker process ended")
 	}
-	if runErr != nil && cmd.ProcessState == nil {
-		return nil, Wrap(ToolExecutionError, runErr, "cannot start the JavaScript worker (toolctl itself): "+runErr.Error())
+	e := Errorf(ToolExecutionError, "the JavaScript worker ended without a result")
+	if ps := w.cmd.ProcessState; ps != nil {
+		e.Message += " (" + ps.String() + ")"
 	}
-	e := Wrap(ToolExecutionError, runErr, "the JavaScript worker ended without a result")
-	if cmd.ProcessState != nil {
-		e.Message += " (" + cmd.ProcessState.String() + ")"
-	}
-	if last := lastNonEmptyLine(text); last != "" {
-		e.Message += ": " + last
-		e.Detail = strings.TrimSpace(text)
+	if text = strings.TrimSpace(text); text != "" {
+		lines := strings.Split(text, "\n")
+		e.Message += ": " + strings.TrimSpace(lines[len(lines)-1])
+		e.Detail = text
 	}
 	return nil, e
 }
 
-func lastNonEmptyLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
+// jsOutOfMemory tells whether the Go runtime's fatal error says the
+// worker ran out of address space: an allocation failed, or a new thread
+// could not get a stack.
+func jsOutOfMemory(stderr string) bool {
+	for _, s := range []string{"out of memory", "pthread_create failed", "failed to create new OS thread", "cannot allocate memory"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return false
 }
 
-// jsFrames reads the worker's stdout: console lines go to the call's
-// stderr as they come, the outcome is kept.
-type jsFrames struct {
-	log     io.Writer
-	mu      sync.Mutex
-	partial []byte
-	skip    bool // inside a line too long to keep
-	over    bool
-	outcome *jsOutcome
-}
-
-// jsMaxFrame bounds one line from the worker: the result's cap and room
-// for its envelope.
-const jsMaxFrame = procMaxOutput + 1<<20
-
-func (f *jsFrames) Write(p []byte) (int, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		chunk := p
-		if i >= 0 {
-			chunk = p[:i]
+// jsOutcome converts the worker's outcome.
+func jsOutcome(c *Call, name string, timeout time.Duration, out *jsvm.Outcome) (any, error) {
+	if out.OK {
+		if len(out.Result) == 0 {
+			return nil, nil
 		}
-		if !f.skip {
-			if len(f.partial)+len(chunk) > jsMaxFrame {
-				f.over, f.skip, f.partial = true, true, nil
-			} else {
-				f.partial = append(f.partial, chunk...)
-			}
+		v, err := spec.DecodeJSON(out.Result)
+		if err != nil {
+			return nil, Wrap(ToolExecutionError, err, "internal error decoding execute's result: "+err.Error())
 		}
-		if i < 0 {
-			break
-		}
-		if !f.skip {
-			f.line(f.partial)
-		}
-		f.partial, f.skip = f.partial[:0], false
-		p = p[i+1:]
+		return v, nil
 	}
-	return n, nil
-}
-
-func (f *jsFrames) flush() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.partial) > 0 && !f.skip {
-		f.line(f.partial)
+	f := out.Error
+	if f == nil {
+		return nil, Errorf(ToolExecutionError, "internal error: the JavaScript worker gave neither a result nor an error")
 	}
-	f.partial = nil
-}
-
-func (f *jsFrames) line(b []byte) {
-	if bytes.HasPrefix(b, []byte(`{"log":`)) {
-		var m struct {
-			Log string `json:"log"`
-		}
-		if json.Unmarshal(b, &m) == nil && f.log != nil {
-			_, _ = io.WriteString(f.log, m.Log+"\n")
-		}
-		return
+	msg := jsWhereTokenRE.ReplaceAllStringFunc(f.Message, func(tok string) string {
+		n, _ := strconv.Atoi(jsWhereTokenRE.FindStringSubmatch(tok)[1])
+		return jsWhere(c, name, n)
+	})
+	switch f.Kind {
+	case jsvm.KindMemory:
+		return nil, memoryError(c, "the JavaScript code", f.Peak)
+	case jsvm.KindTimeout:
+		return nil, timeoutError(timeout, msg)
 	}
-	var out jsOutcome
-	if json.Unmarshal(b, &out) == nil {
-		f.outcome = &out
+	e := &Error{Kind: ToolExecutionError, Message: msg}
+	if f.Detail != "" {
+		e.Detail = f.Detail
 	}
-}
-
-// --- the worker ------------------------------------------------------------
-
-// jsOut writes the worker's lines; console calls and the memory watch
-// share it.
-type jsOut struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (o *jsOut) frame(v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b = []byte(`{"ok":false,"error":{"kind":"ToolExecutionError","message":"internal error encoding the JavaScript outcome"}}`)
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	_, _ = o.w.Write(append(b, '\n'))
-}
-
-// Write makes console output (one Fprintln per console call) into log
-// lines.
-func (o *jsOut) Write(p []byte) (int, error) {
-	o.frame(struct {
-		Log string `json:"log"`
-	}{strings.TrimSuffix(string(p), "\n")})
-	return len(p), nil
-}
-
-func jsWorkerMain(in io.Reader, w io.Writer) int {
-	out := &jsOut{w: w}
-	fail := func(kind Kind, msg string) int {
-		out.frame(jsOutcome{Error: &jsOutcomeError{Kind: kind, Message: msg}})
-		return 0
-	}
-	raw, err := io.ReadAll(in)
-	if err != nil {
-		return fail(ToolExecutionError, "internal error reading the JavaScript request: "+err.Error())
-	}
-	var req jsRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
-		return fail(ToolExecutionError, "internal error decoding the JavaScript request: "+err.Error())
-	}
-	raw = nil
-	var input map[string]any
-	if v, err := spec.DecodeJSON(req.Input); err == nil {
-		if m, ok := v.(*spec.Map); ok {
-			input = make(map[string]any, m.Len())
-			for i := range m.Len() {
-				k, x := m.At(i)
-				input[k] = x
-			}
-		}
-	}
-	req.Input = nil
-	if req.Memory > 0 {
-		jsLimitMemory(req.Memory, out)
-	}
-	ctx := context.Background()
-	if req.Deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, time.Unix(0, req.Deadline))
-		defer cancel()
-	}
-	c := &Call{Tool: &spec.Tool{}, Input: input, Stderr: out, Timeout: req.Timeout}
-	result, err := jsExecute(ctx, c, req.Source, req.Name, jsWhereToken)
-	if err != nil {
-		e := AsError(err)
-		oe := &jsOutcomeError{Kind: e.Kind, Message: e.Message}
-		if d, ok := e.Detail.(string); ok {
-			oe.Detail = d
-		}
-		out.frame(jsOutcome{Error: oe})
-		return 0
-	}
-	o := jsOutcome{OK: true}
-	if result != "" {
-		o.Result = json.RawMessage(result)
-	}
-	out.frame(o)
-	return 0
-}
-
-// jsHeapMetric is the memory the JavaScript values hold: the Go heap's
-// objects, live or not yet swept.
-const jsHeapMetric = "/memory/classes/heap/objects:bytes"
-
-// jsLimitMemory makes the worker keep its heap under limit: a watch stops
-// the call when the live heap is over it, the garbage collector aims a
-// little above it (so that garbage is collected before the watch sees it,
-// without running without end while the live heap nears the limit), and
-// (Linux) the address space cannot grow much past it, so that one huge
-// allocation fails at once (a fatal "out of memory" the caller
-// recognises).
-func jsLimitMemory(limit int64, out *jsOut) {
-	debug.SetMemoryLimit(limit + limit/8)
-	jsCapDataSegment(limit)
-	sample := []metrics.Sample{{Name: jsHeapMetric}}
-	heap := func() int64 {
-		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		return int64(sample[0].Value.Uint64())
-	}
-	go func() {
-		t := time.NewTicker(5 * time.Millisecond)
-		defer t.Stop()
-		for range t.C {
-			if heap() <= limit {
-				continue
-			}
-			runtime.GC() // garbage is no reason to stop
-			if used := heap(); used > limit {
-				out.frame(jsOutcome{Error: &jsOutcomeError{Kind: MemoryLimitError, Message: fmt.Sprintf("the JavaScript values reached %s", spec.HumanSize(used)), Peak: used}})
-				os.Exit(0)
-			}
-		}
-	}()
+	return nil, e
 }
