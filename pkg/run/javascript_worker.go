@@ -75,6 +75,7 @@ const jsMaxFrame = procMaxOutput + 1<<20
 var jsPool struct {
 	mu      sync.Mutex
 	idle    []*jsWorker
+	warming bool
 	started int // workers started, for tests
 }
 
@@ -174,6 +175,28 @@ func jsGetWorker() (*jsWorker, error) {
 	}
 	jsPool.mu.Unlock()
 	return jsStartWorker()
+}
+
+// WarmJavaScript starts a worker in the background when none is idle, so
+// that the next javascript call does not wait for one (serve calls it
+// when it serves a javascript tool).
+func WarmJavaScript() {
+	jsPool.mu.Lock()
+	if len(jsPool.idle) > 0 || jsPool.warming {
+		jsPool.mu.Unlock()
+		return
+	}
+	jsPool.warming = true
+	jsPool.mu.Unlock()
+	go func() {
+		w, err := jsStartWorker()
+		jsPool.mu.Lock()
+		jsPool.warming = false
+		jsPool.mu.Unlock()
+		if err == nil {
+			jsPutWorker(w)
+		}
+	}()
 }
 
 // jsPutWorker keeps w for the next call, or lets it go.

@@ -19,6 +19,9 @@ import (
 // Only the soft limit is set, so that the next call (limit 0: none) can
 // lift it: the code a worker runs has no way to call setrlimit.
 func capAddressSpace(limit, now int64) {
+	if raceEnabled {
+		return
+	}
 	var rl syscall.Rlimit
 	if syscall.Getrlimit(syscall.RLIMIT_AS, &rl) != nil {
 		return

@@ -15,7 +15,7 @@ import (
 )
 
 // TestMain lets the test binary act as a memory hog for the memory tests:
-// SANDBOX_TEST_HOG=N touches N MiB and then sleeps.
+// SANDBOX_TEST_HOG=N touches N MiB, says so and holds it for 2 seconds.
 func TestMain(m *testing.M) {
 	if mb, err := strconv.Atoi(os.Getenv("SANDBOX_TEST_HOG")); err == nil {
 		var keep [][]byte
@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 			keep = append(keep, b)
 		}
 		os.Stdout.WriteString("allocated\n")
-		time.Sleep(30 * time.Second)
+		time.Sleep(2 * time.Second)
 		_ = keep
 		os.Exit(0)
 	}
@@ -210,11 +210,9 @@ func TestMemoryLimit(t *testing.T) {
 	if strings.Contains(o.stdout, "allocated") {
 		t.Errorf("the hog finished allocating 300 MiB under a 100 MiB limit")
 	}
-	// Under the limit it runs until it is cancelled, and the peak is known.
+	// Under the limit it runs to its end, and the peak is known.
 	t.Setenv("SANDBOX_TEST_HOG", "20")
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	o = runSupervised(t, ctx, 100<<20, exe)
+	o = runSupervised(t, context.Background(), 100<<20, exe)
 	if o.rep.MemoryExceeded || o.rep.Peak < 20<<20 || !strings.Contains(o.stdout, "allocated") {
 		t.Fatalf("report %+v, stdout %q: want a peak of at least 20 MiB and no limit hit", o.rep, o.stdout)
 	}
