@@ -100,6 +100,7 @@ func newCmdServe(app *App) *cobra.Command {
 	f.BoolVar(&opts.metaTools, "meta-tools", false, "add get_tool_info, which returns a tool's full usage notes (Level 2)")
 	f.DurationVar(&opts.grace, "grace", mcp.DefaultGrace, "how long calls in flight may finish after a shutdown starts")
 	f.DurationVar(&opts.run.timeout, "timeout", 0, "timeout of each attempt, overriding runtime.timeout (e.g. 10s)")
+	f.Var(&opts.run.memory, "memory", "memory limit of a javascript, python or command call, overriding runtime.memory (e.g. 1GiB, or unlimited)")
 	f.Var(&opts.run.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
 	f.StringVar(&opts.run.root, "root", "", "directory file_reader is confined to (default: the working directory)")
 	f.StringVar(&opts.run.python, "python", "", "Python interpreter for python entries that name none (default python3)")
