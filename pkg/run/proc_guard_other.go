@@ -2,7 +2,10 @@
 
 package run
 
-import "os/exec"
+import (
+	"os/exec"
+	"runtime"
+)
 
 // procGuard: outside Linux there is no subreaper to keep a tool's
 // descendants within reach and no portable way to measure their memory:
@@ -12,6 +15,9 @@ import "os/exec"
 type procGuard struct{}
 
 func procKilled(*procGuard) string {
+	if runtime.GOOS == "windows" {
+		return "it was killed"
+	}
 	return "its process group was killed"
 }
 
