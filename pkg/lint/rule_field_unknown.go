@@ -33,6 +33,12 @@ Good:
 			}
 			msg := "unknown field %q%s"
 			args := []any{field, where}
+			if fields := sectionFields[strings.Join(nonIndex(tokens[:len(tokens)-1]), ".")]; len(tokens) > 1 && fields != nil {
+				if s := spec.Suggest(field, fields); s != "" {
+					msg += "; did you mean %q?"
+					args = append(args, s)
+				}
+			}
 			if len(tokens) == 1 {
 				if s := spec.Suggest(field, spec.ToolFields); s != "" {
 					msg += "; did you mean %q?"
@@ -45,6 +51,20 @@ Good:
 		}
 	},
 })
+
+// sectionFields are the fields of the sections a misspelt field may be
+// in, by the section's path without list indexes.
+var sectionFields = map[string][]string{
+	"runtime":        spec.RuntimeFields,
+	"entry":          spec.EntryFields,
+	"annotations":    spec.AnnotationFields,
+	"metadata":       spec.MetadataFields,
+	"examples":       spec.ExampleFields,
+	"prerequisites":  spec.PrerequisiteFields,
+	"related_tools":  spec.RelatedToolFields,
+	"workflow":       spec.WorkflowFields,
+	"workflow.steps": spec.WorkflowStepFields,
+}
 
 func nonIndex(tokens []string) []string {
 	var out []string
