@@ -23,7 +23,11 @@ import "time"
 
 // Grace is how long the caller waits for the supervisor to clean up and
 // exit after it was told to stop, before it kills the supervisor itself.
-const Grace = 250 * time.Millisecond
+// The supervisor takes a few milliseconds; the grace is for a machine so
+// loaded that it is not scheduled in time: killed, it could no longer
+// kill what the program left (those would go to init), so it is given
+// ample time rather than a tight one.
+const Grace = time.Second
 
 // Report is what the supervisor says about a finished call.
 type Report struct {
