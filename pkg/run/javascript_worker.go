@@ -34,7 +34,7 @@ import (
 
 // jsGrace is how long after the deadline the worker may take to report
 // its timeout before it is killed.
-const jsGrace = 200 * time.Millisecond
+const jsGrace = 100 * time.Millisecond
 
 // jsIdleTTL is how long an idle worker is kept.
 const jsIdleTTL = time.Minute
