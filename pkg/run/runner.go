@@ -356,8 +356,9 @@ func (r *Runner) attempt(ctx context.Context, exec Executor, c *Call, timeout ti
 	case ctx.Err() != nil:
 		return nil, &Error{Kind: ToolExecutionError, Message: "cancelled", Err: err}
 	}
-	if e != nil && e.Kind != TimeoutError && errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-		// the executor failed because its deadline passed
+	if e != nil && e.Kind != TimeoutError && e.Kind != MemoryLimitError && errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		// the executor failed because its deadline passed (a memory limit
+		// hit just after it is still the memory limit)
 		return nil, &Error{Kind: TimeoutError, Message: fmt.Sprintf("no result within the %s timeout (%s); raise runtime.timeout or pass --timeout", timeout, e.Message), Err: err}
 	}
 	if e != nil && e.Kind == TimeoutError && !strings.Contains(e.Message, timeout.String()) {
