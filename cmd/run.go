@@ -33,6 +33,7 @@ type runOptions struct {
 	dryRun  bool
 	output  string
 	timeout time.Duration
+	memory  memorySize
 	retries optionalInt
 	root    string
 	python  string
@@ -75,7 +76,10 @@ result is printed to stdout as well.
 
 Defaults when the tool's runtime section leaves them out: timeout 30s; retries
 2 for tools that use the network (http, mcp, http_request, llm_call) and 0 for
-local code; retry_delay 1s, max_delay 30s, exponential backoff.
+local code; retry_delay 1s, max_delay 30s, exponential backoff; memory 256MiB
+for a javascript, python or command call (all its processes together; a stdio
+mcp server only when a limit is set). No process a call starts outlives it
+(Linux).
 
 Exit codes:
   0  the tool returned a result
@@ -90,7 +94,9 @@ Exit codes:
   7  AuthenticationError: HTTP 401 or 403
   8  NotFoundError: HTTP 404, or a file that does not exist
   9  RateLimitError: HTTP 429
-  10 ServerError: HTTP 5xx`
+  10 ServerError: HTTP 5xx
+  11 MemoryLimitError: the call used more memory than its limit
+     (runtime.memory, --memory) and was stopped`
 
 func newCmdRun(app *App) *cobra.Command {
 	opts := &runOptions{app: app}
@@ -120,6 +126,7 @@ func newCmdRun(app *App) *cobra.Command {
 	f.BoolVar(&opts.dryRun, "dry-run", false, "validate and print what would be done (request, argv) without running")
 	f.StringVar(&opts.output, "output", "", "result format: json, yaml or text (default: json on a pipe, text on a terminal)")
 	f.DurationVar(&opts.timeout, "timeout", 0, "timeout of each attempt, overriding runtime.timeout (e.g. 10s)")
+	f.Var(&opts.memory, "memory", "memory limit of a javascript, python or command call, overriding runtime.memory (e.g. 1GiB, or unlimited)")
 	f.Var(&opts.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
 	f.StringVar(&opts.root, "root", "", "directory file_reader is confined to (default: the working directory)")
 	f.StringVar(&opts.python, "python", "", "Python interpreter for python entries that name none (default python3)")
@@ -640,6 +647,8 @@ func newRunner(app *App, opts *runOptions) (*run.Runner, error) {
 		Timeout:     opts.timeout,
 		BaseTimeout: settings.Timeout,
 		BaseRetries: settings.Retries,
+		Memory:      opts.memory.n,
+		BaseMemory:  settings.Memory,
 	}
 	if opts.retries.set {
 		r.Retries = &opts.retries.n
@@ -895,6 +904,27 @@ func (o *optionalInt) Set(s string) error {
 		return fmt.Errorf("expected a whole number ≥ 0, got %q", s)
 	}
 	o.n, o.set = n, true
+	return nil
+}
+
+// memorySize is a --memory value (spec.ParseSize); 0 when not given.
+type memorySize struct{ n int64 }
+
+func (m *memorySize) String() string {
+	if m.n == 0 {
+		return ""
+	}
+	return spec.FormatSize(m.n)
+}
+
+func (m *memorySize) Type() string { return "size" }
+
+func (m *memorySize) Set(s string) error {
+	n, err := spec.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	m.n = n
 	return nil
 }
 

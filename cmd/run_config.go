@@ -14,12 +14,13 @@ import (
 // runConfig is the run section of .toolctl.yaml.
 type runConfig struct {
 	Timeout  time.Duration
+	Memory   int64
 	Retries  *int
 	Python   string
 	FileRoot string
 }
 
-var runConfigKeys = []string{"file_root", "python", "retries", "timeout"}
+var runConfigKeys = []string{"file_root", "memory", "python", "retries", "timeout"}
 
 // runSettings reads and checks the run section; a mistake is an error with
 // its position.
@@ -41,6 +42,16 @@ func runSettings(app *App) (runConfig, error) {
 				return rc, bad(v, "timeout must be a positive duration such as 30s or 2m, got %q", v.Value)
 			}
 			rc.Timeout = d
+		case "memory":
+			n, err := spec.ParseSize(v.Value)
+			if err != nil || v.Kind != yaml.ScalarNode {
+				msg := "expected a scalar"
+				if err != nil {
+					msg = err.Error()
+				}
+				return rc, bad(v, "memory must be a size such as 256MiB or 1GiB, or unlimited, got %q: %s", v.Value, msg)
+			}
+			rc.Memory = n
 		case "retries":
 			n, err := strconv.Atoi(v.Value)
 			if err != nil || n < 0 || v.Kind != yaml.ScalarNode {

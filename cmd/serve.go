@@ -133,6 +133,7 @@ func newCmdServe(app *App) *cobra.Command {
 	f.DurationVar(&opts.readTimeout, "read-timeout", mcp.DefaultReadTimeout, "how long a client may take to send a request body over --http")
 	f.IntVar(&opts.maxConnections, "max-connections", mcp.DefaultMaxConnections, "connections open at once over --http; more wait")
 	f.DurationVar(&opts.run.timeout, "timeout", 0, "timeout of each attempt, overriding runtime.timeout (e.g. 10s)")
+	f.Var(&opts.run.memory, "memory", "memory limit of a javascript, python or command call, overriding runtime.memory (e.g. 1GiB, or unlimited)")
 	f.Var(&opts.run.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
 	f.StringVar(&opts.run.root, "root", "", "directory file_reader is confined to (default: the working directory)")
 	f.StringVar(&opts.run.python, "python", "", "Python interpreter for python entries that name none (default python3)")

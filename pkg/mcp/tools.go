@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/toolctl/toolctl/pkg/export"
+	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"github.com/toolctl/toolctl/pkg/validate"
 )
@@ -144,6 +145,13 @@ func (s *Server) update(set *spec.Set, bad map[string]string) Summary {
 			}
 			next[tt.name] = tt
 			order = append(order, tt.name)
+		}
+	}
+	// The first javascript call should not wait for a worker to start.
+	for _, tt := range next {
+		if tt.spec.EntryKind() == spec.EntryJavaScript {
+			run.WarmJavaScript()
+			break
 		}
 	}
 	for p := range s.files {

@@ -127,17 +127,20 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The caller's working directory, as for python: paths an agent passes
 	// are relative to where it runs, not to the tools directory. The
 	// program itself, when given with a slash, is found next to the file.
-	stdout, stderr, err := runProc(c, cmd, stdin)
-	if err != nil && ctx.Err() != nil {
-		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s was still running; its process group was killed", argv[0]))
+	p := runProc(c, cmd, stdin, argv[0])
+	if p.memoryExceeded {
+		return nil, memoryError(c, argv[0], p.peak)
 	}
-	if err != nil && !(errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success()) {
-		return nil, procFailure(argv[0], err, stderr)
+	if p.err != nil && ctx.Err() != nil {
+		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s was still running; %s", argv[0], p.killed))
 	}
-	if stdout.over {
+	if p.err != nil && !(errors.Is(p.err, exec.ErrWaitDelay) && p.started && cmd.ProcessState.Success()) {
+		return nil, procFailure(argv[0], p.err, p.stderr)
+	}
+	if p.stdout.over {
 		return nil, Errorf(ToolExecutionError, "%s wrote more than %d MiB to stdout; a tool's result must be smaller", argv[0], procMaxOutput>>20)
 	}
-	return commandResult(stdout.Bytes()), nil
+	return commandResult(p.stdout.Bytes()), nil
 }
 
 // commandPath resolves the program: a name with a slash is relative to the
@@ -205,24 +208,42 @@ func ctxEndError(ctx context.Context, c *Call, start time.Time, what string) err
 	if !errors.Is(err, context.DeadlineExceeded) {
 		return Wrap(ToolExecutionError, err, "cancelled: "+what)
 	}
-	timeout := ""
-	if c.Timeout > 0 {
-		timeout = " " + c.Timeout.String()
-	} else if dl, ok := ctx.Deadline(); ok {
-		// Without the runner's figure, estimate it from the deadline,
-		// rounding up: start was taken just after the deadline was set.
-		d := dl.Sub(start)
-		switch {
-		case d >= 10*time.Second:
-			d = d.Round(time.Second)
-		case d >= time.Second:
-			d = d.Round(100 * time.Millisecond)
-		default:
-			d = (d + 10*time.Millisecond - 1).Truncate(10 * time.Millisecond)
-		}
-		timeout = " " + d.String()
+	e := timeoutError(callTimeout(ctx, c, start), what)
+	e.Err = err
+	return e
+}
+
+// timeoutError is the TimeoutError of a call that was still running at
+// its deadline; timeout is 0 when unknown.
+func timeoutError(timeout time.Duration, what string) *Error {
+	t := ""
+	if timeout > 0 {
+		t = " " + timeout.String()
 	}
-	return Wrap(TimeoutError, err, fmt.Sprintf("no result within the%s timeout: %s; raise runtime.timeout or pass --timeout", timeout, what))
+	return Errorf(TimeoutError, "no result within the%s timeout: %s; raise runtime.timeout or pass --timeout", t, what)
+}
+
+// callTimeout is the call's timeout for messages: the runner's figure, or
+// else an estimate from ctx's deadline as seen from start, rounded up
+// (start was taken just after the deadline was set); 0 without either.
+func callTimeout(ctx context.Context, c *Call, start time.Time) time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	d := dl.Sub(start)
+	switch {
+	case d >= 10*time.Second:
+		d = d.Round(time.Second)
+	case d >= time.Second:
+		d = d.Round(100 * time.Millisecond)
+	default:
+		d = (d + 10*time.Millisecond - 1).Truncate(10 * time.Millisecond)
+	}
+	return d
 }
 
 // procBuffer keeps at most max bytes and remembers whether more came.
@@ -256,16 +277,85 @@ const (
 	procTailLines = 20
 )
 
+// procWaitDelay bounds how long Wait waits, once the call's context has
+// ended or the process has exited, for the process to die and for its
+// pipes to close: a subprocess call takes at most its timeout plus this.
+const procWaitDelay = 250 * time.Millisecond
+
+// procReport is what the guard (proc_linux.go) learnt about a finished
+// subprocess.
+type procReport struct {
+	// startErr: the program could not be started (the guard started, so
+	// exec's Start did not say).
+	startErr       error
+	memoryExceeded bool
+	peak           int64 // the highest memory measured, bytes
+	leftovers      int   // processes still running when it exited, killed
+}
+
+// procRun is a finished subprocess.
+type procRun struct {
+	stdout *procBuffer
+	stderr *procTail
+	// err is Start's or Wait's error (startErr when the guard reported
+	// one); started tells which.
+	err     error
+	started bool
+	procReport
+	// killed says what was killed when the call ended early.
+	killed string
+}
+
 // runProc runs cmd with stdin as its input, stdout kept (capped) and
-// stderr streamed to the call and kept as a tail; the whole process group
-// is killed when cmd's context ends.
-func runProc(c *Call, cmd *exec.Cmd, stdin []byte) (*procBuffer, *procTail, error) {
+// stderr streamed to the call and kept as a tail, guarded (guardProc): no
+// process it starts outlives the call, and the call's memory limit
+// applies to all of them.
+func runProc(c *Call, cmd *exec.Cmd, stdin []byte, name string) *procRun {
 	cmd.Stdin = bytes.NewReader(stdin)
-	stdout := &procBuffer{max: procMaxOutput}
-	stderr := newProcTail(c.Stderr)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	killGroup(cmd)
-	return stdout, stderr, cmd.Run()
+	p := &procRun{stdout: &procBuffer{max: procMaxOutput}, stderr: newProcTail(c.Stderr)}
+	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
+	g, err := guardProc(cmd, c.memoryLimit())
+	if err != nil {
+		p.err = err
+		return p
+	}
+	p.killed = procKilled(g)
+	if err := cmd.Start(); err != nil {
+		g.finish()
+		p.err = err
+		return p
+	}
+	g.started()
+	p.err = cmd.Wait()
+	p.procReport = g.finish()
+	if p.startErr != nil {
+		p.err = p.startErr
+		return p
+	}
+	p.started = true
+	if p.leftovers > 0 {
+		_, _ = fmt.Fprintf(p.stderr, "toolctl: %s exited and left %d %s running; killed\n", name, p.leftovers, map[bool]string{true: "process", false: "processes"}[p.leftovers == 1])
+	}
+	return p
+}
+
+// memoryError is the error of a call stopped for going over its memory
+// limit; what names what was running ("python3", "the JavaScript code").
+func memoryError(c *Call, what string, peak int64) *Error {
+	limit := spec.HumanSize(c.Memory)
+	var msg string
+	switch c.MemoryFrom {
+	case "":
+		msg = fmt.Sprintf("%s exceeded the memory limit of %s (the default; set runtime.memory to change it)", what, limit)
+	case "runtime.memory":
+		msg = fmt.Sprintf("%s exceeded the tool's memory limit of %s (runtime.memory)", what, limit)
+	default:
+		msg = fmt.Sprintf("%s exceeded the memory limit of %s (%s)", what, limit, c.MemoryFrom)
+	}
+	if peak > c.Memory {
+		msg += fmt.Sprintf(" and was stopped at %s", spec.HumanSize(peak))
+	}
+	return Errorf(MemoryLimitError, "%s; raise the limit if the tool needs more, or make it use less", msg)
 }
 
 func newProcTail(w io.Writer) *procTail {

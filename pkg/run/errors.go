@@ -32,10 +32,14 @@ const (
 	RateLimitError Kind = "RateLimitError"
 	// ServerError: HTTP 5xx.
 	ServerError Kind = "ServerError"
+	// MemoryLimitError: the call used more memory than its limit
+	// (runtime.memory) and was stopped. Not retried: it would use as much
+	// again.
+	MemoryLimitError Kind = "MemoryLimitError"
 )
 
 // Kinds lists every kind in exit-code order.
-var Kinds = []Kind{ValidationError, ToolExecutionError, TimeoutError, NetworkError, AuthenticationError, NotFoundError, RateLimitError, ServerError}
+var Kinds = []Kind{ValidationError, ToolExecutionError, TimeoutError, NetworkError, AuthenticationError, NotFoundError, RateLimitError, ServerError, MemoryLimitError}
 
 // ExitCode is the process exit code `toolctl run` uses for a kind. 0, 1 and
 // 2 are the codes every command shares (ok, problems in tool files, usage).

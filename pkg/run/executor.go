@@ -50,6 +50,19 @@ type Call struct {
 	Options *Options
 	// Timeout is each attempt's timeout (its ctx deadline), for messages.
 	Timeout time.Duration
+	// Memory is the call's memory limit in bytes (0: none) and MemoryFrom
+	// where it was set ("" for the default), as in Policy.
+	Memory     int64
+	MemoryFrom string
+}
+
+// memoryLimit is the limit the executor of kind enforces for this call, 0
+// for none (see limitsMemory).
+func (c *Call) memoryLimit() int64 {
+	if c.Tool != nil && limitsMemory(c.Tool.EntryKind(), Policy{Memory: c.Memory, MemoryFrom: c.MemoryFrom}) {
+		return c.Memory
+	}
+	return 0
 }
 
 // Options are settings that come from the command line or config rather

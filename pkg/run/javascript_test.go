@@ -345,3 +345,90 @@ func TestJavaScriptBundledTool(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// A call over its memory limit stops with a MemoryLimitError, whether it
+// grows step by step or in one huge allocation (issue 13: this doubling
+// reached 4.2 GB in the caller's own process).
+func TestJavaScriptMemoryLimit(t *testing.T) {
+	for name, code := range map[string]string{
+		"doubling string": `function execute(){var s="x";for(var i=0;i<40;i++){s=s+s}}`,
+		"growing array":   `function execute(){var a=[]; for(var i=0;;i++){a.push({i: i, s: "item " + i})}}`,
+		"one allocation":  `function execute(){ return "x".repeat(1 << 29).length }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, _ := jsTestCall(t, code, nil)
+			c.Memory, c.MemoryFrom = 64<<20, "runtime.memory"
+			start := time.Now()
+			v, e := jsRunCall(t, c, 30*time.Second)
+			if e == nil || e.Kind != MemoryLimitError {
+				t.Fatalf("want MemoryLimitError, got %v, %v (%v)", v, e, e.Detail)
+			}
+			if !strings.Contains(e.Message, "the JavaScript code exceeded the tool's memory limit of 64 MiB (runtime.memory)") {
+				t.Errorf("message %q", e.Message)
+			}
+			if d := time.Since(start); d > 25*time.Second {
+				t.Errorf("stopped after %s", d)
+			}
+		})
+	}
+	// Under the limit, the same kind of code runs.
+	c, _ := jsTestCall(t, `function execute(){var a=[]; for(var i=0;i<20000;i++){a.push({i: i, s: "item " + i})} return a.length}`, nil)
+	c.Memory = 64 << 20
+	if v, e := jsRunCall(t, c, 30*time.Second); e != nil || jsJSON(t, v) != "20000" {
+		t.Fatalf("under the limit: %v, %v (%v)", v, e, e.Detail)
+	}
+}
+
+// goja checks for the deadline between instructions; a catastrophic
+// regular expression is one instruction that runs for hours. The call
+// still ends at its timeout (plus a grace of jsGrace).
+func TestJavaScriptTimeoutInsideNativeOperation(t *testing.T) {
+	c, _ := jsTestCall(t, `function execute(){ return /^(a+)+(?=b)/.test("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!") }`, nil)
+	start := time.Now()
+	_, e := jsRunCall(t, c, 500*time.Millisecond)
+	if e == nil || e.Kind != TimeoutError {
+		t.Fatalf("want TimeoutError, got %v", e)
+	}
+	if !strings.Contains(e.Message, "500ms timeout") || !strings.Contains(e.Message, "in one long operation") {
+		t.Errorf("message %q", e.Message)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("stopped after %s", d)
+	}
+}
+
+// Workers are reused between calls, each call in a fresh VM: nothing one
+// call leaves in the global scope or on the built-in prototypes reaches
+// the next, and a worker killed in the middle of a call is replaced.
+func TestJavaScriptWorkerReuse(t *testing.T) {
+	run := func(code string) (any, *Error) {
+		c, _ := jsTestCall(t, code, nil)
+		return jsRunCall(t, c, 10*time.Second)
+	}
+	if _, e := run(`function execute(){ globalThis.leak = 1; Object.prototype.polluted = 1; Array.prototype.push = null; return 1 }`); e != nil {
+		t.Fatal(e)
+	}
+	jsPool.mu.Lock()
+	before := jsPool.started
+	jsPool.mu.Unlock()
+	for range 5 {
+		v, e := run(`function execute(){ return [typeof leak, typeof ({}).polluted, typeof [].push] }`)
+		if e != nil || jsJSON(t, v) != `["undefined","undefined","function"]` {
+			t.Fatalf("state leaked between calls: %v, %v", v, e)
+		}
+	}
+	jsPool.mu.Lock()
+	started := jsPool.started - before
+	jsPool.mu.Unlock()
+	if started != 0 {
+		t.Errorf("%d workers started for 5 calls in a row; want the idle one reused", started)
+	}
+	// A worker killed at the deadline does not break the next call.
+	c, _ := jsTestCall(t, `function execute(){ return /^(a+)+(?=b)/.test("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!") }`, nil)
+	if _, e := jsRunCall(t, c, 300*time.Millisecond); e == nil || e.Kind != TimeoutError {
+		t.Fatalf("want TimeoutError, got %v", e)
+	}
+	if v, e := run(`function execute(){ return 2 }`); e != nil || jsJSON(t, v) != "2" {
+		t.Fatalf("after a killed worker: %v, %v", v, e)
+	}
+}

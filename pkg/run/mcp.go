@@ -518,18 +518,26 @@ type mcpProc struct {
 
 	exited  chan struct{} // closed when Wait returns
 	waitErr error
+	report  procReport // the guard's, set before exited is closed
+	call    *Call
+	prog    string
 
 	tail       *procTail // passes stderr through and keeps its end
 	stderrDone chan struct{}
 }
 
-// startMCPServer starts argv in c.Dir as the leader of its own process
-// group; the group is killed when ctx ends.
+// startMCPServer starts argv in c.Dir, guarded (guardProc): when ctx
+// ends it is killed with every process it started, and a memory limit set
+// for the tool applies to them all.
 func startMCPServer(ctx context.Context, c *Call, argv []string) (*mcpProc, error) {
 	pctx, cancel := context.WithCancel(ctx)
 	cmd := exec.CommandContext(pctx, argv[0], argv[1:]...)
 	cmd.Dir = c.Dir
-	killGroup(cmd)
+	guard, err := guardProc(cmd, c.memoryLimit())
+	if err != nil {
+		cancel()
+		return nil, startError(argv[0], c.Dir, err)
+	}
 
 	var files []*os.File
 	closeAll := func() {
@@ -554,10 +562,12 @@ func startMCPServer(ctx context.Context, c *Call, argv []string) (*mcpProc, erro
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 	if err := cmd.Start(); err != nil {
+		guard.finish()
 		closeAll()
 		cancel()
 		return nil, startError(argv[0], c.Dir, err)
 	}
+	guard.started()
 	// The child has its own copies; ours would keep the pipes open.
 	_ = stdinR.Close()
 	_ = stdoutW.Close()
@@ -569,9 +579,12 @@ func startMCPServer(ctx context.Context, c *Call, argv []string) (*mcpProc, erro
 		exited:     make(chan struct{}),
 		tail:       newProcTail(c.Stderr),
 		stderrDone: make(chan struct{}),
+		call:       c,
+		prog:       argv[0],
 	}
 	go func() {
 		p.waitErr = cmd.Wait()
+		p.report = guard.finish()
 		close(p.exited)
 	}()
 	// procTail never fails a write, so the copy drains stderr to its end
@@ -644,6 +657,12 @@ func (p *mcpProc) exitError(t *mcpTarget, what string, err error) *Error {
 	select {
 	case <-p.stderrDone:
 	case <-time.After(200 * time.Millisecond):
+	}
+	if p.report.memoryExceeded {
+		return memoryError(p.call, "the MCP server "+t.server(), p.report.peak)
+	}
+	if p.report.startErr != nil {
+		return startError(p.prog, p.call.Dir, p.report.startErr)
 	}
 	status := "exit status 0"
 	if p.cmd.ProcessState != nil {

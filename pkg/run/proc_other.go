@@ -2,13 +2,12 @@
 
 package run
 
-import (
-	"os/exec"
-	"time"
-)
+import "os/exec"
 
 // killGroup: without process groups, the process itself is killed at the
 // timeout (exec's default) and Wait stops waiting on its pipes soon after.
 func killGroup(cmd *exec.Cmd) {
-	cmd.WaitDelay = 2 * time.Second
+	cmd.WaitDelay = procWaitDelay
 }
+
+func setpgid(cmd *exec.Cmd) {}

@@ -5,12 +5,13 @@ package run
 import (
 	"os/exec"
 	"syscall"
-	"time"
 )
 
 // killGroup makes cmd the leader of a new process group and, when its
 // context ends, kills the whole group: a tool that spawns children (a shell,
-// a Python multiprocessing pool) leaves nothing behind at the timeout.
+// a Python multiprocessing pool) leaves nothing of that group behind at the
+// timeout. A child that starts its own session (setsid) escapes it: on
+// Linux the supervisor (proc_linux.go) catches those too.
 func killGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
@@ -21,5 +22,10 @@ func killGroup(cmd *exec.Cmd) {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	// A grandchild holding stdout open must not keep Wait blocked.
-	cmd.WaitDelay = 2 * time.Second
+	cmd.WaitDelay = procWaitDelay
+}
+
+// setpgid puts cmd in a process group of its own.
+func setpgid(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }

@@ -107,13 +107,17 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The working directory stays the caller's: paths the agent passes are
 	// relative to it; imports use entry.path, not the working directory.
 	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8")
-	stdout, stderr, err := runProc(c, cmd, stdin)
-	if err != nil && ctx.Err() != nil {
-		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s.%s was still running; its process group was killed", s.module, s.function))
+	p := runProc(c, cmd, stdin, s.interp)
+	if p.memoryExceeded {
+		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.peak)
 	}
-	if err != nil && cmd.ProcessState == nil {
-		return nil, s.startError(err, "")
+	if p.err != nil && ctx.Err() != nil {
+		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s.%s was still running; %s", s.module, s.function, p.killed))
 	}
+	if p.err != nil && !p.started {
+		return nil, s.startError(p.err, "")
+	}
+	stdout, stderr, err := p.stdout, p.stderr, p.err
 	if stdout.over {
 		return nil, Errorf(ToolExecutionError, "the result of %s.%s is larger than %d MiB", s.module, s.function, procMaxOutput>>20)
 	}

@@ -29,6 +29,9 @@ const (
 	DefaultRetries    = 2 // for network tools; see defaultRetries
 	DefaultRetryDelay = time.Second
 	DefaultMaxDelay   = 30 * time.Second
+	// DefaultMemory is the memory limit of a javascript, python or command
+	// call whose tool sets no runtime.memory.
+	DefaultMemory int64 = 256 << 20
 )
 
 // Runner runs tools. The zero value is usable; a Runner is safe for
@@ -52,6 +55,11 @@ type Runner struct {
 	// whose runtime section leaves them out (the config file's run:).
 	BaseTimeout time.Duration
 	BaseRetries *int
+	// Memory overrides the tool's runtime.memory when set (--memory);
+	// BaseMemory replaces DefaultMemory (the config file's run.memory).
+	// spec.MemoryUnlimited means no limit.
+	Memory     int64
+	BaseMemory int64
 
 	// sleep waits between attempts; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -101,7 +109,12 @@ type compiled struct {
 
 // Policy is the retry and timeout policy of one tool.
 type Policy struct {
-	Timeout       time.Duration
+	Timeout time.Duration
+	// Memory is the memory limit of a call in bytes, 0 for none;
+	// MemoryFrom says where it was set ("runtime.memory", "--memory",
+	// "run.memory"), "" for the default.
+	Memory        int64
+	MemoryFrom    string
 	Retries       int
 	RetryDelay    time.Duration
 	MaxDelay      time.Duration
@@ -119,9 +132,16 @@ func (r *Runner) PolicyFor(t *spec.Tool) Policy {
 	if r.BaseRetries != nil {
 		p.Retries = max(0, *r.BaseRetries)
 	}
+	p.Memory = DefaultMemory
+	if r.BaseMemory != 0 {
+		p.Memory, p.MemoryFrom = r.BaseMemory, "run.memory"
+	}
 	if rt := t.Runtime; rt != nil {
 		if rt.Timeout > 0 {
 			p.Timeout = rt.Timeout
+		}
+		if rt.Memory != 0 {
+			p.Memory, p.MemoryFrom = rt.Memory, "runtime.memory"
 		}
 		if rt.Retries != nil {
 			p.Retries = max(0, *rt.Retries)
@@ -142,11 +162,30 @@ func (r *Runner) PolicyFor(t *spec.Tool) Policy {
 	if r.Timeout > 0 {
 		p.Timeout = r.Timeout
 	}
+	if r.Memory != 0 {
+		p.Memory, p.MemoryFrom = r.Memory, "--memory"
+	}
+	if p.Memory < 0 {
+		p.Memory = 0 // unlimited
+	}
 	if r.Retries != nil {
 		p.Retries = max(0, *r.Retries)
 	}
 	p.MaxDelay = max(p.MaxDelay, p.RetryDelay)
 	return p
+}
+
+// limitsMemory tells whether calls of an entry kind run under the memory
+// limit: javascript, python and command always (unless it is unlimited),
+// a stdio mcp server only when the limit was set rather than defaulted.
+func limitsMemory(kind string, p Policy) bool {
+	switch kind {
+	case spec.EntryJavaScript, spec.EntryPython, spec.EntryCommand:
+		return p.Memory > 0
+	case spec.EntryMCP:
+		return p.Memory > 0 && p.MemoryFrom != ""
+	}
+	return false
 }
 
 // defaultRetries is DefaultRetries for tools that go over the network and
@@ -226,6 +265,7 @@ func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*
 	}
 	p := r.PolicyFor(t)
 	c.Timeout = p.Timeout
+	c.Memory, c.MemoryFrom = p.Memory, p.MemoryFrom
 	retryable := p.NonIdempotent || idempotent(c)
 	for attempt := 1; ; attempt++ {
 		r.emit(Event{Type: EventStart, Tool: t.Name, Attempt: attempt, Elapsed: time.Since(start)})
@@ -279,6 +319,9 @@ func (r *Runner) Plan(t *spec.Tool, input map[string]any) (map[string]any, error
 		"timeout": p.Timeout.String(),
 		"retries": p.Retries,
 	}
+	if limitsMemory(t.EntryKind(), p) {
+		plan["memory"] = spec.FormatSize(p.Memory)
+	}
 	if pl, ok := exec.(Planner); ok {
 		v, err := pl.Plan(c)
 		if err != nil {
@@ -313,8 +356,9 @@ func (r *Runner) attempt(ctx context.Context, exec Executor, c *Call, timeout ti
 	case ctx.Err() != nil:
 		return nil, &Error{Kind: ToolExecutionError, Message: "cancelled", Err: err}
 	}
-	if e != nil && e.Kind != TimeoutError && errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-		// the executor failed because its deadline passed
+	if e != nil && e.Kind != TimeoutError && e.Kind != MemoryLimitError && errors.Is(actx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		// the executor failed because its deadline passed (a memory limit
+		// hit just after it is still the memory limit)
 		return nil, &Error{Kind: TimeoutError, Message: fmt.Sprintf("no result within the %s timeout (%s); raise runtime.timeout or pass --timeout", timeout, e.Message), Err: err}
 	}
 	if e != nil && e.Kind == TimeoutError && !strings.Contains(e.Message, timeout.String()) {

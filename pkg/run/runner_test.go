@@ -377,3 +377,44 @@ func TestExitCodesDistinct(t *testing.T) {
 		seen[c] = k
 	}
 }
+
+// The memory limit, the default and the overrides, as PolicyFor and the
+// call see them; an error that comes after the deadline stays a
+// MemoryLimitError (the limit, not the clock, stopped the call).
+func TestMemoryPolicy(t *testing.T) {
+	js := parseTool(t, "name: t\ndescription: A test tool. Use when testing.\nentry: {type: javascript, code: 'function execute(){}'}\n")
+	withMem := parseTool(t, "name: t\ndescription: A test tool. Use when testing.\nentry: {type: javascript, code: 'function execute(){}'}\nruntime: {memory: 1GiB}\n")
+	unlimited := parseTool(t, "name: t\ndescription: A test tool. Use when testing.\nentry: {type: javascript, code: 'function execute(){}'}\nruntime: {memory: unlimited}\n")
+	for _, tc := range []struct {
+		name       string
+		r          *Runner
+		tool       *spec.Tool
+		want       int64
+		from       string
+		limitsMCPs bool
+	}{
+		{"default", &Runner{}, js, DefaultMemory, "", false},
+		{"config", &Runner{BaseMemory: 64 << 20}, js, 64 << 20, "run.memory", true},
+		{"tool over config", &Runner{BaseMemory: 64 << 20}, withMem, 1 << 30, "runtime.memory", true},
+		{"flag over tool", &Runner{Memory: 32 << 20}, withMem, 32 << 20, "--memory", true},
+		{"unlimited", &Runner{}, unlimited, 0, "runtime.memory", false},
+	} {
+		p := tc.r.PolicyFor(tc.tool)
+		if p.Memory != tc.want || p.MemoryFrom != tc.from {
+			t.Errorf("%s: memory %d from %q, want %d from %q", tc.name, p.Memory, p.MemoryFrom, tc.want, tc.from)
+		}
+		if got := limitsMemory(spec.EntryMCP, p); got != tc.limitsMCPs {
+			t.Errorf("%s: limits a stdio mcp server: %v, want %v", tc.name, got, tc.limitsMCPs)
+		}
+	}
+	late := func(ctx context.Context, c *Call) (any, error) {
+		<-ctx.Done()
+		return nil, &Error{Kind: MemoryLimitError, Message: "over"}
+	}
+	r, _ := testRunner(spec.EntryJavaScript, &fakeExec{results: []func(context.Context, *Call) (any, error){late}})
+	r.Timeout = 20 * time.Millisecond
+	_, err := r.Run(context.Background(), js, nil)
+	if e := AsError(err); e == nil || e.Kind != MemoryLimitError {
+		t.Fatalf("got %v, want the MemoryLimitError kept", err)
+	}
+}

@@ -125,9 +125,12 @@ func (t *Tool) ToMap() *Map {
 		m.Set("bind", bm)
 	}
 	if r := t.Runtime; r != nil {
-		rm := NewMap(6)
+		rm := NewMap(7)
 		if r.Timeout > 0 {
 			rm.Set("timeout", r.Timeout.String())
+		}
+		if r.Memory != 0 {
+			rm.Set("memory", FormatSize(r.Memory))
 		}
 		if r.Retries != nil {
 			rm.Set("retries", json.Number(strconv.Itoa(*r.Retries)))

@@ -11,7 +11,7 @@ var (
 	WorkflowFields     = []string{"name", "steps"}
 	WorkflowStepFields = []string{"step", "action", "tool", "tools", "condition"}
 	AnnotationFields   = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
-	RuntimeFields      = []string{"timeout", "retries", "retry_delay", "backoff", "max_delay", "retry_non_idempotent"}
+	RuntimeFields      = []string{"timeout", "memory", "retries", "retry_delay", "backoff", "max_delay", "retry_non_idempotent"}
 	// MetadataFields are the SDK dialect's metadata section's.
 	MetadataFields = []string{"category", "tags", "documentationUrl"}
 )

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -304,7 +305,8 @@ func (fileBy) JSONSchema() *jsonschema.Schema {
 }
 
 type fileRuntime struct {
-	Timeout            fileDuration `json:"timeout,omitempty" jsonschema_description:"Deadline of one attempt, e.g. 30s (the default) or 2m; the process group of a python or command tool is killed at it."`
+	Timeout            fileDuration `json:"timeout,omitempty" jsonschema_description:"Deadline of one attempt, e.g. 30s (the default) or 2m; a javascript, python or command tool is stopped at it, with every process it started."`
+	Memory             fileSize     `json:"memory,omitempty" jsonschema_description:"Memory limit of one call of a javascript, python or command tool, all its processes together, e.g. 512MiB or 1GiB (256MiB by default), or unlimited; a call over it fails with a MemoryLimitError. A stdio mcp server is limited only when this is set."`
 	Retries            int          `json:"retries,omitempty" jsonschema:"minimum=0,maximum=100" jsonschema_description:"Retries of retryable failures (network errors, timeouts, HTTP 429 and 5xx; never 4xx nor invalid input). Default 2 for http and mcp entries and the http_request and llm_call builtins, 0 otherwise."`
 	RetryDelay         fileDuration `json:"retry_delay,omitempty" jsonschema_description:"Delay before the first retry, default 1s; a Retry-After header takes precedence."`
 	Backoff            string       `json:"backoff,omitempty" jsonschema:"enum=exponential,enum=fixed,default=exponential" jsonschema_description:"How the delay grows: exponential (doubles per attempt, with jitter) or fixed."`
@@ -316,7 +318,7 @@ type fileRuntime struct {
 // DefaultTimeout, DefaultRetryDelay and DefaultMaxDelay); the tags of a
 // $ref-typed field cannot carry them.
 func (fileRuntime) JSONSchemaExtend(s *jsonschema.Schema) {
-	for key, def := range map[string]string{"timeout": "30s", "retry_delay": "1s", "max_delay": "30s"} {
+	for key, def := range map[string]string{"timeout": "30s", "memory": "256MiB", "retry_delay": "1s", "max_delay": "30s"} {
 		if p, ok := s.Properties.Get(key); ok {
 			p.Default = def
 		}
@@ -330,6 +332,17 @@ func (fileDuration) JSONSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
 		{Type: "string", Pattern: `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`},
 		{Type: "number", Minimum: json.Number("0")},
+	}}
+}
+
+type fileSize struct{}
+
+// JSONSchema: "256MiB" / "1GiB" / "512MB" / "unlimited" or a number of
+// bytes (ParseSize).
+func (fileSize) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+		{Type: "string", Pattern: `^\s*([0-9]+(\.[0-9]+)?\s*([KkMmGgTt][Ii]?[Bb]|[KkMmGgTt][Ii]|[Bb])?|[Uu][Nn][Ll][Ii][Mm][Ii][Tt][Ee][Dd])\s*$`},
+		{Type: "integer", Minimum: json.Number(strconv.FormatInt(MinMemory, 10))},
 	}}
 }
 

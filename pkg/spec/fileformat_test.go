@@ -296,7 +296,7 @@ func TestSectionFieldOrder(t *testing.T) {
 
 	// Every section filled, its fields written in reverse order.
 	src := `{"strict": true, "documentation_url": "https://example.com", "id": "x",
-  "runtime": {"retry_non_idempotent": true, "max_delay": "9s", "backoff": "exponential", "retry_delay": "2s", "retries": 1, "timeout": "5s"},
+  "runtime": {"retry_non_idempotent": true, "max_delay": "9s", "backoff": "exponential", "retry_delay": "2s", "retries": 1, "memory": "64MiB", "timeout": "5s"},
   "annotations": {"openWorldHint": false, "idempotentHint": true, "destructiveHint": false, "readOnlyHint": true, "title": "T"},
   "workflow": {"steps": [{"condition": "c", "tools": ["a"], "tool": "t", "action": "a", "step": 1}], "name": "w"},
   "related_tools": [{"relation": "r", "name": "n"}],

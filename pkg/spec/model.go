@@ -269,7 +269,10 @@ type Binding struct {
 
 // Runtime holds execution settings. Zero values mean "not set".
 type Runtime struct {
-	Timeout    time.Duration
+	Timeout time.Duration
+	// Memory is the memory limit of a call in bytes (ParseSize);
+	// MemoryUnlimited for `unlimited`.
+	Memory     int64
 	Retries    *int
 	RetryDelay time.Duration
 	// Backoff is "exponential" or "fixed"; "" when unset.

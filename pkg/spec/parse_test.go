@@ -158,6 +158,7 @@ bind:
   base: {config: service.base_url}
 runtime:
   timeout: 30
+  memory: 512MB
   retries: 3
   retry_delay: 250ms
   backoff: fixed
@@ -168,7 +169,7 @@ x-owner: team-a
 			dialect: DialectFeagent, entry: "command",
 			want: `{"name":"run_it","description":"Runs it.","entry":{"type":"command","command":["wc","-l","{path}"]},` +
 				`"bind":{"token":{"env":"API_TOKEN"},"region":{"value":"eu"},"base":{"config":"service.base_url"}},` +
-				`"runtime":{"timeout":"30s","retries":3,"retry_delay":"250ms","backoff":"fixed","max_delay":"1m30s","retry_non_idempotent":true},"x-owner":"team-a"}`,
+				`"runtime":{"timeout":"30s","memory":"512MB","retries":3,"retry_delay":"250ms","backoff":"fixed","max_delay":"1m30s","retry_non_idempotent":true},"x-owner":"team-a"}`,
 		},
 		{
 			name:    "plain tool",

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -304,6 +305,40 @@ func (d *decoder) duration(v *yaml.Node, ptr, field string) time.Duration {
 	}
 	d.errorf(v, ptr, "%s: %s is not a duration; write it like \"30s\", \"1m30s\" or a number of seconds", field, KindName(v))
 	return 0
+}
+
+// size reads a memory size (ParseSize): a string with a unit, a number of
+// bytes, or unlimited.
+func (d *decoder) size(v *yaml.Node, ptr, field string) int64 {
+	n := resolve(v)
+	if isNull(n) {
+		return 0
+	}
+	var (
+		b   int64
+		err error
+	)
+	switch {
+	case n.Kind != yaml.ScalarNode:
+		err = fmt.Errorf("write a size like 256MiB, 1GiB or 512MB, or unlimited")
+	case n.ShortTag() == "!!int" || n.ShortTag() == "!!float":
+		f, perr := strconv.ParseFloat(n.Value, 64)
+		if perr != nil || f < 0 {
+			err = fmt.Errorf("write a size like 256MiB, 1GiB or 512MB, or unlimited")
+			break
+		}
+		b, err = checkSize(f)
+		if err != nil {
+			err = fmt.Errorf("%w (a bare number is bytes; write 256MiB for 256 mebibytes)", err)
+		}
+	default:
+		b, err = ParseSize(n.Value)
+	}
+	if err != nil {
+		d.errorf(v, ptr, "%s: %s is not a memory limit: %v", field, KindName(v), err)
+		return 0
+	}
+	return b
 }
 
 // --- sections -------------------------------------------------------------
@@ -651,6 +686,8 @@ func (d *decoder) runtime(t *Tool, v *yaml.Node, ptr string) *Runtime {
 		switch k {
 		case "timeout":
 			r.Timeout = d.duration(p.value, kp, field)
+		case "memory":
+			r.Memory = d.size(p.value, kp, field)
 		case "retry_delay":
 			r.RetryDelay = d.duration(p.value, kp, field)
 		case "max_delay":
