@@ -1,10 +1,8 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"sort"
 
@@ -46,21 +44,14 @@ func readConfig(path string) ([]byte, *yaml.Node, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("config file %s: %v", path, unwrapPathError(err))
 	}
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return data, nil, nil // an empty config is fine
-		}
-		// Reuse the tool file parser's positioned syntax errors.
-		f := spec.ParseFile(path, data)
-		if len(f.Errors) > 0 {
-			return nil, nil, f.Errors[0]
-		}
-		return nil, nil, fmt.Errorf("config file %s: %v", path, err)
+	// As a tool file is read: JSON's rules for a .json file (surrogate
+	// pairs...), YAML's otherwise; syntax errors positioned.
+	root, perr := spec.ParseDocument(path, data)
+	if perr != nil {
+		return nil, nil, perr
 	}
-	root := doc.Content[0]
-	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return data, nil, nil
+	if root == nil || root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return data, nil, nil // an empty config is fine
 	}
 	if root.Kind != yaml.MappingNode {
 		return nil, nil, fmt.Errorf("%s:%d:%d: the config file must be a mapping of settings", path, root.Line, root.Column)

@@ -4,7 +4,6 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -167,15 +166,22 @@ func (app *App) configure(cmd *cobra.Command) error {
 		}
 	}
 	if path != "" {
-		data, root, err := readConfig(path)
+		_, root, err := readConfig(path)
 		if err != nil {
 			return usageError(err)
 		}
 		app.configFile = path
 		app.configRoot = root
-		v.SetConfigType("yaml")
-		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-			return usageError(fmt.Errorf("config file %s: %v", path, err))
+		// From the tree readConfig read (viper's own YAML reading would
+		// refuse a .json config's surrogate pairs).
+		if root != nil {
+			var settings map[string]any
+			if err := root.Decode(&settings); err != nil {
+				return usageError(fmt.Errorf("config file %s: %v", path, err))
+			}
+			if err := v.MergeConfigMap(settings); err != nil {
+				return usageError(fmt.Errorf("config file %s: %v", path, err))
+			}
 		}
 	}
 

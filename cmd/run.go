@@ -345,7 +345,7 @@ func (p *paramFlag) Set(s string) error {
 		}
 		p.values[p.name] = b
 	default:
-		v, err := decodeJSON([]byte(s))
+		v, err := decodeInputJSON([]byte(s))
 		if err != nil {
 			if p.typ == "" { // untyped: a bare word is a string
 				p.values[p.name] = s
@@ -606,7 +606,7 @@ func readRunInput(app *App, spec string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--input %s: %v", spec, err)
 	}
-	v, err := decodeJSON(data)
+	v, err := decodeInputJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("input from %s is not valid JSON: %v", from, err)
 	}
@@ -615,6 +615,21 @@ func readRunInput(app *App, spec string) (map[string]any, error) {
 		return nil, fmt.Errorf("input from %s must be a JSON object of parameters, got %s", from, run.JSONType(v))
 	}
 	return m, nil
+}
+
+// decodeInputJSON is decodeJSON for the user's input, where half a
+// surrogate pair (\uD83D without its \uDE00), which encoding/json reads as
+// U+FFFD, is an error at its line and column.
+func decodeInputJSON(data []byte) (any, error) {
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if bad := spec.FindUnpairedSurrogate(data); bad != nil {
+		p := (&spec.File{Data: data}).PosAt(bad.Offset)
+		return nil, fmt.Errorf("line %d, column %d: %v", p.Line, p.Col, bad)
+	}
+	return v, nil
 }
 
 // decodeJSON decodes one JSON value keeping numbers exact.

@@ -132,6 +132,10 @@ func decodeSource(name string, data []byte) (*source, error) {
 		}
 		src.docs = append(src.docs, v)
 	}
+	// encoding/json reads half a surrogate pair as U+FFFD without a word.
+	if bad := spec.FindUnpairedSurrogate(data); bad != nil {
+		return nil, src.diag(src.posAt(bad.Offset), "invalid JSON string: "+bad.Error())
+	}
 	return src, nil
 }
 

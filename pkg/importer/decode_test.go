@@ -102,3 +102,26 @@ func TestPositionsOfLongKeys(t *testing.T) {
 		t.Errorf("%d MB allocated for %d KB", alloc>>20, len(in)>>10)
 	}
 }
+
+// JSON writes a character past U+FFFF as a surrogate pair of \u escapes
+// (Python's json.dumps does for every emoji): one character. Half a pair
+// is no character: an error at the escape, where encoding/json alone
+// would read U+FFFD.
+func TestSurrogateEscapes(t *testing.T) {
+	res := mustImport(t, MCP, `{"name": "a", "description": "smile \ud83d\ude00, \uD834\uDD1E and \u00e9 \/ \\ud83d"}`)
+	if got, want := res.Tools[0].Tool.Description, `smile 😀, 𝄞 and é / \ud83d`; got != want {
+		t.Errorf("description %q, want %q", got, want)
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"high alone", "{\"name\": \"a\",\n \"description\": \"x \\ud83d y\"}", `in.json:2:20: invalid JSON string: unpaired surrogate escape \ud83d: a high surrogate (\uD800-\uDBFF) must be followed at once by a low one`},
+		{"high then not low", `{"name": "a", "description": "\uD83D\u0041"}`, `in.json:1:31: invalid JSON string: unpaired surrogate escape \uD83D`},
+		{"high then high", `{"name": "a", "description": "\uD83D\uD83D\uDE00"}`, `in.json:1:31: invalid JSON string: unpaired surrogate escape \uD83D: a high`},
+		{"low alone", `{"name": "é", "x": ["\uDE00"]}`, `in.json:1:22: invalid JSON string: unpaired surrogate escape \uDE00: a low surrogate (\uDC00-\uDFFF) must come right after a high one`},
+		{"at the end", `{"name": "a", "description": "\ud83d"}`, `in.json:1:31: invalid JSON string: unpaired surrogate escape \ud83d`},
+		{"in a key, second document", "{\"name\": \"a\"}\n{\"\\udfff\": 1}", `in.json:2:3: invalid JSON string: unpaired surrogate escape \udfff`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantContains(t, importErr(t, MCP, tc.in), tc.want)
+		})
+	}
+}

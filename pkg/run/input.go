@@ -93,7 +93,9 @@ func coerce(t *spec.Tool, param, s string) any {
 		var v any
 		dec := json.NewDecoder(strings.NewReader(s))
 		dec.UseNumber()
-		if dec.Decode(&v) == nil {
+		// Half a surrogate pair would be U+FFFD: leave the text for
+		// validation to refuse.
+		if dec.Decode(&v) == nil && spec.FindUnpairedSurrogate([]byte(s)) == nil {
 			return v
 		}
 	}

@@ -41,3 +41,53 @@ func (f *File) controlCharError() *Error {
 	}
 	return nil
 }
+
+// yamlSurrogateError locates the escape behind yaml.v3's "found invalid
+// Unicode character escape code" at line (a \u escape of a UTF-16
+// surrogate, which YAML takes for no character, or a \U escape past
+// U+10FFFF), or returns nil. JSON writes a character past U+FFFF as a pair
+// of such escapes (Python's json.dumps does for every emoji); YAML reads
+// each \u escape as a character of its own.
+func (f *File) yamlSurrogateError(line int) *Error {
+	text := f.lineBytes(line)
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] != '\\' {
+			continue
+		}
+		var esc string
+		var msg string
+		switch text[i+1] {
+		case 'u':
+			r, ok := hex4(text, i+2)
+			if !ok || r < 0xD800 || r > 0xDFFF {
+				i++
+				continue
+			}
+			esc = string(text[i : i+6])
+			if c, w, bad := surrogatePair(text, i, r); bad == nil {
+				esc = string(text[i : i+w])
+				msg = fmt.Sprintf("%s is a UTF-16 surrogate pair, JSON's way to write %c; YAML reads each \\u escape as a character of its own, and a surrogate is none: write \\U%08X or the character itself (a .json file is read as JSON)", esc, c, c)
+			} else {
+				msg = fmt.Sprintf("%s is half of a UTF-16 surrogate pair, which is no character; write the character itself, or its \\UXXXXXXXX escape", esc)
+			}
+		case 'U':
+			if i+10 > len(text) {
+				i++
+				continue
+			}
+			r, ok := hexDigits(text[i+2 : i+10])
+			if !ok || r <= 0x10FFFF && (r < 0xD800 || r > 0xDFFF) {
+				i++
+				continue
+			}
+			esc = string(text[i : i+10])
+			msg = fmt.Sprintf("%s is no Unicode character (they end at \\U0010FFFF, and surrogates are none); write the character itself, or its escape", esc)
+		default:
+			i++ // an escaped character, maybe a backslash
+			continue
+		}
+		p := f.PosAt(f.lines()[line-1] + i)
+		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + len(esc)}}, Msg: "YAML syntax error: " + msg}
+	}
+	return nil
+}

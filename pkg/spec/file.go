@@ -211,10 +211,18 @@ func (f *File) parse(d *decoder) {
 			return
 		}
 	}
-	// yaml.v3's flow scanner is slow; parseJSONNode builds the same tree
-	// for the JSON it is sure of, and the rest takes the path below.
+	// A .json file is read by JSON's rules, which yaml.v3 does not follow
+	// in everything (surrogate pairs, \/, DEL in a string...): parseJSON
+	// takes every valid JSON document and builds the tree yaml.v3 would
+	// build where the two agree. Invalid JSON takes the path below, for
+	// its errors.
 	if f.isJSON() && jsonFastPath {
-		if doc, ok := parseJSONNode(data); ok {
+		doc, bad, ok := parseJSON(data)
+		if bad != nil {
+			f.surrogateError(bad)
+			return
+		}
+		if ok {
 			if isNull(doc.Content[0]) {
 				f.fail(Pos{1, 1}, "no tool in this file: it is empty or holds only comments; add a tool definition (toolctl schema describes the format)")
 				return
@@ -232,9 +240,14 @@ func (f *File) parse(d *decoder) {
 	}
 	// YAML accepts things JSON does not (trailing commas, comments), and
 	// providers read these files as JSON: hold .json files to JSON.
-	if f.isJSON() && !json.Valid(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
-		if e := f.jsonSyntaxError(); e != nil {
-			f.Errors = append(f.Errors, e)
+	if f.isJSON() {
+		if !json.Valid(bytes.TrimPrefix(data, bom)) {
+			if e := f.jsonSyntaxError(); e != nil {
+				f.Errors = append(f.Errors, e)
+				return
+			}
+		} else if bad := FindUnpairedSurrogate(data); bad != nil {
+			f.surrogateError(bad)
 			return
 		}
 	}
@@ -589,6 +602,11 @@ func (f *File) syntaxError(err error) *Error {
 			return e
 		}
 	}
+	if msg == "found invalid Unicode character escape code" {
+		if e := f.yamlSurrogateError(max(line, 1)); e != nil { // 0: none given, line 1
+			return e
+		}
+	}
 	if msg == "control characters are not allowed" {
 		if e := f.controlCharError(); e != nil {
 			return e
@@ -758,14 +776,22 @@ func (f *File) jsonSyntaxError() *Error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		p := f.PosAt(len(f.Data))
 		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "JSON syntax error: unexpected end of file; a bracket or brace is not closed"}
-	case err == nil && dec.More():
+	case err == nil:
 		rest := int(dec.InputOffset())
 		for rest < len(data) && (data[rest] == ' ' || data[rest] == '\n' || data[rest] == '\r' || data[rest] == '\t') {
 			rest++
 		}
+		if rest >= len(data) {
+			return nil
+		}
 		p := f.PosAt(offset + rest)
+		if dec.More() {
+			return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}},
+				Msg: "a second JSON value starts here: a tool file holds one JSON document (this looks like JSON Lines); put the tools in one JSON array"}
+		}
+		// A closing bracket or brace too many.
 		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}},
-			Msg: "a second JSON value starts here: a tool file holds one JSON document (this looks like JSON Lines); put the tools in one JSON array"}
+			Msg: fmt.Sprintf("JSON syntax error: %q after the end of the JSON value; remove it (a bracket or brace too many?)", data[rest])}
 	}
 	return nil
 }

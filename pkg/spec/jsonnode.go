@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"bytes"
+	"fmt"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -10,27 +12,133 @@ import (
 
 // parseJSONNode builds, for a JSON document, the tree yaml.v3 would build:
 // the same kinds, styles, tags, values and positions. yaml.v3's flow
-// scanner is a large share of linting time, and .json files are held to
-// JSON anyway. It returns ok=false for anything it cannot vouch for
-// (invalid JSON, or JSON yaml.v3 reads differently or rejects), and the
-// caller then takes the yaml.v3 path, so errors stay exactly the same.
+// scanner is a large share of linting time. It returns ok=false for
+// anything it cannot vouch for (invalid JSON, or JSON yaml.v3 reads
+// differently or rejects), and the caller then takes the yaml.v3 path, so
+// errors stay exactly the same. It reads a .yaml file that holds JSON:
+// such a file is read by YAML's rules.
 func parseJSONNode(data []byte) (*yaml.Node, bool) {
+	doc, _, ok := parseJSONMode(data, false)
+	return doc, ok
+}
+
+// parseJSON reads a .json file by JSON's rules (RFC 8259), where they
+// differ from YAML's: surrogate pairs (\uD83D\uDE00) are one character,
+// \/ is an escape, any character but " and \ and the C0 controls may stand
+// unescaped in a string (DEL, C1 controls, U+2028, U+FEFF...), a key's ':'
+// may be on another line, and a tab is blank anywhere. On the rest it
+// builds the tree yaml.v3 would build. It takes every valid JSON document
+// nested at most yamlMaxDepth deep (deeper is past MaxDepth, which
+// TooDeep refuses without building a tree), but for one with an unpaired
+// surrogate escape, which is a *SurrogateError; ok=false otherwise.
+//
+// Lines are counted as File.PosAt counts them: a NEL, LS or PS in a string
+// starts a new line, so that positions after it agree with the file's
+// line table.
+func parseJSON(data []byte) (*yaml.Node, *SurrogateError, bool) {
+	return parseJSONMode(data, true)
+}
+
+func parseJSONMode(data []byte, strict bool) (*yaml.Node, *SurrogateError, bool) {
 	if len(data) > MaxFileSize {
-		return nil, false // positions are int32
+		return nil, nil, false // positions are int32
 	}
 	p := jsonParsers.Get().(*jsonParser)
 	defer p.release()
 	p.data, p.pos, p.line, p.lineStart, p.wide, p.depth = data, 0, 1, 0, 0, 0
+	p.strict, p.bad, p.maxDepth = strict, nil, yamlMaxFlowDepth
+	if strict {
+		p.maxDepth = yamlMaxDepth
+	}
+	if strict && bytes.HasPrefix(data, bom) {
+		// yaml.v3 does not count a byte order mark in the columns.
+		p.pos, p.lineStart = len(bom), len(bom)
+	}
 	if !p.skipSpace() || p.pos >= len(data) {
-		return nil, false
+		return nil, nil, false
 	}
 	// yaml.v3 places the document at its first token.
 	doc := p.node(yaml.DocumentNode, 0, "")
 	if !p.value() || !p.skipSpace() || p.pos != len(data) {
-		return nil, false
+		return nil, p.bad, false
 	}
 	p.close(doc, 1)
-	return p.build(), true
+	return p.build(), nil, true
+}
+
+// SurrogateError is a \u escape of half a UTF-16 surrogate pair without
+// its other half: JSON's grammar lets it through, but it is no character
+// (encoding/json would read it as U+FFFD, yaml.v3 refuses it).
+type SurrogateError struct {
+	Offset int    // of the escape's backslash
+	Escape string // as written, e.g. \uD83D
+	High   bool   // a high (first) half; else a low (second) half alone
+}
+
+// Len is the length in bytes (and characters) of the escape.
+func (e *SurrogateError) Len() int { return len(e.Escape) }
+
+func (e *SurrogateError) Error() string {
+	if e.High {
+		return fmt.Sprintf(`unpaired surrogate escape %s: a high surrogate (\uD800-\uDBFF) must be followed at once by a low one (\uDC00-\uDFFF), the two making one character (\uD83D\uDE00 is 😀); add the missing half, or write the character itself`, e.Escape)
+	}
+	return fmt.Sprintf(`unpaired surrogate escape %s: a low surrogate (\uDC00-\uDFFF) must come right after a high one (\uD800-\uDBFF), the two making one character (\uD83D\uDE00 is 😀); add the missing half, or write the character itself`, e.Escape)
+}
+
+// surrogateError reports an unpaired surrogate escape of a JSON file.
+func (f *File) surrogateError(bad *SurrogateError) {
+	f.Errors = append(f.Errors, f.surrogateErr(bad))
+}
+
+func (f *File) surrogateErr(bad *SurrogateError) *Error {
+	p := f.PosAt(bad.Offset)
+	return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + bad.Len()}}, Msg: "invalid JSON string: " + bad.Error()}
+}
+
+// surrogatePair decodes the \u escape at data[i] (its backslash), whose
+// value r is a surrogate, with the escape that must follow it. It returns
+// the character and the length of both escapes.
+func surrogatePair(data []byte, i int, r rune) (rune, int, *SurrogateError) {
+	bad := &SurrogateError{Offset: i, Escape: string(data[i : i+6]), High: r < 0xDC00}
+	if !bad.High || i+12 > len(data) || data[i+6] != '\\' || data[i+7] != 'u' {
+		return 0, 0, bad
+	}
+	lo, ok := hex4(data, i+8)
+	if !ok || lo < 0xDC00 || lo > 0xDFFF {
+		return 0, 0, bad
+	}
+	return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12, nil
+}
+
+// FindUnpairedSurrogate returns the first \u escape of half a surrogate
+// pair without its other half in data, valid JSON text (or JSON Lines),
+// or nil. Readers built on encoding/json, which would read such an escape
+// as U+FFFD without a word, call it on what they decoded.
+func FindUnpairedSurrogate(data []byte) *SurrogateError {
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\\')
+		if j < 0 || i+j+1 >= len(data) {
+			return nil
+		}
+		i += j
+		if data[i+1] != 'u' {
+			i += 2 // in valid JSON a backslash starts an escape, in a string
+			continue
+		}
+		r, ok := hex4(data, i+2)
+		if !ok {
+			return nil // not valid JSON: the caller's decoder says so
+		}
+		if r < 0xD800 || r > 0xDFFF {
+			i += 6
+			continue
+		}
+		_, w, bad := surrogatePair(data, i, r)
+		if bad != nil {
+			return bad
+		}
+		i += w
+	}
 }
 
 // jsonFastPath lets tests compare ParseFile with and without parseJSONNode.
@@ -54,6 +162,11 @@ type jsonParser struct {
 	// current line before pos.
 	line, lineStart, wide int
 	depth                 int
+	// strict: JSON's rules (parseJSON), not yaml.v3's; bad is the
+	// unpaired surrogate escape that stopped a strict parse.
+	strict   bool
+	bad      *SurrogateError
+	maxDepth int // deeper: ok=false
 
 	nodes []jnode           // the tree, built into yaml.Nodes at the end
 	stack []int32           // finished children of the open containers
@@ -153,7 +266,7 @@ func (p *jsonParser) skipSpace() bool {
 		case '\t':
 			// yaml.v3 rejects a tab outside flow collections in some
 			// places (at the start of a line); don't work out which.
-			if p.depth == 0 {
+			if p.depth == 0 && !p.strict {
 				return false
 			}
 			p.pos++
@@ -231,7 +344,7 @@ func (p *jsonParser) value() bool {
 }
 
 func (p *jsonParser) object(n int32) bool {
-	if p.depth++; p.depth > yamlMaxFlowDepth {
+	if p.depth++; p.depth > p.maxDepth {
 		return false
 	}
 	p.pos++
@@ -261,7 +374,7 @@ func (p *jsonParser) object(n int32) bool {
 		}
 		// yaml.v3 takes a key only when its ':' is on the same line and
 		// at most 1024 characters after the key's start.
-		if keyLine != p.line || (p.pos-keyPos)-(p.wide-keyWide) > 1024 {
+		if !p.strict && (keyLine != p.line || (p.pos-keyPos)-(p.wide-keyWide) > 1024) {
 			return false
 		}
 		p.pos++
@@ -293,7 +406,7 @@ func (p *jsonParser) object(n int32) bool {
 }
 
 func (p *jsonParser) array(n int32) bool {
-	if p.depth++; p.depth > yamlMaxFlowDepth {
+	if p.depth++; p.depth > p.maxDepth {
 		return false
 	}
 	p.pos++
@@ -400,15 +513,34 @@ func (p *jsonParser) str() (string, bool) {
 				b = append(b, '\t')
 			case 'u':
 				r, ok := hex4(data, i+2)
-				// yaml.v3 rejects surrogate escapes (so JSON's pairs
-				// too); \u0000 is left to it as well.
-				if !ok || r == 0 || r >= 0xD800 && r <= 0xDFFF {
+				if !ok {
 					return "", false
 				}
+				w := 6
+				switch {
+				case r >= 0xD800 && r <= 0xDFFF:
+					// yaml.v3 rejects surrogate escapes, so JSON's pairs
+					// too.
+					if !p.strict {
+						return "", false
+					}
+					var bad *SurrogateError
+					if r, w, bad = surrogatePair(data, i, r); bad != nil {
+						p.bad = bad
+						return "", false
+					}
+				case r == 0 && !p.strict:
+					return "", false // left to yaml.v3
+				}
 				b = utf8.AppendRune(b, r)
-				i += 4
+				i += w - 2
+			case '/':
+				// JSON's; yaml.v3 does not know it.
+				if !p.strict {
+					return "", false
+				}
+				b = append(b, '/')
 			default:
-				// Including \/, which yaml.v3 does not know.
 				return "", false
 			}
 			i += 2
@@ -430,13 +562,30 @@ func (p *jsonParser) str() (string, bool) {
 // refuses what yaml.v3 treats specially inside a quoted scalar: C1
 // controls (rejected, or NEL, a line break) and the line and paragraph
 // separators; and anything that is not UTF-8.
+//
+// In strict mode (JSON's rules) it takes every character but the C0
+// controls, which JSON does not allow unescaped; a NEL, LS or PS starts a
+// new line, as File.lines counts them.
 func (p *jsonParser) multibyte(i int) (int, bool) {
 	c := p.data[i]
 	if c < 0x80 {
+		if c == 0x7F && p.strict {
+			return 1, true
+		}
 		return 0, false // control character or DEL
 	}
 	r, w := utf8.DecodeRune(p.data[i:])
-	if r == utf8.RuneError && w == 1 || r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFFFE || r == 0xFFFF {
+	if r == utf8.RuneError && w == 1 {
+		return 0, false
+	}
+	if p.strict {
+		if r == 0x85 || r == 0x2028 || r == 0x2029 {
+			p.line++
+			p.lineStart = i + w
+			p.wide = 0
+			return w, true
+		}
+	} else if r < 0xA0 || r == 0x2028 || r == 0x2029 || r == 0xFFFE || r == 0xFFFF {
 		return 0, false
 	}
 	p.wide += w - 1

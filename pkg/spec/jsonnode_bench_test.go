@@ -43,6 +43,17 @@ func BenchmarkJSONNodeFast(b *testing.B) {
 	}
 }
 
+// BenchmarkJSONNodeStrict is parseJSON, the reader of .json files.
+func BenchmarkJSONNodeStrict(b *testing.B) {
+	files := benchJSON(b)
+	b.SetBytes(totalSize(files))
+	for b.Loop() {
+		for _, data := range files {
+			parseJSON(data)
+		}
+	}
+}
+
 func BenchmarkJSONNodeYAML(b *testing.B) {
 	files := benchJSON(b)
 	b.SetBytes(totalSize(files))

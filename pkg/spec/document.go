@@ -1,0 +1,59 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+	"gopkg.in/yaml.v3"
+)
+
+// ParseDocument parses data, a settings file rather than a tool file (say,
+// .toolctl.yaml or a file named by --config), as tool files are read: by
+// JSON's rules when path ends in .json (surrogate pairs, \/, any character
+// but the C0 controls in a string), else as YAML. It returns the root of
+// the first document, nil when there is none (an empty file, or only
+// comments), or the syntax error, positioned as ParseFile positions it.
+func ParseDocument(path string, data []byte) (*yaml.Node, *Error) {
+	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
+		// UTF-16 with a byte order mark, as ParseFile reads it.
+		if u, _, err := transform.Bytes(unicode.BOMOverride(unicode.UTF8.NewDecoder()), data); err == nil {
+			data = u
+		}
+	}
+	f := &File{Path: path, Data: data}
+	if f.isJSON() {
+		if len(bytes.TrimSpace(bytes.TrimPrefix(data, bom))) == 0 {
+			return nil, nil
+		}
+		if utf8.Valid(data) && bytes.IndexByte(data, 0) < 0 {
+			doc, bad, ok := parseJSON(data)
+			switch {
+			case bad != nil:
+				return nil, f.surrogateErr(bad)
+			case ok:
+				return doc.Content[0], nil
+			}
+		}
+	} else {
+		var doc yaml.Node
+		err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc)
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil, nil
+		case err == nil && len(doc.Content) == 0:
+			return nil, nil
+		case err == nil:
+			return doc.Content[0], nil
+		}
+	}
+	// Not valid: the tool file reader says why, and where (UTF-16 and
+	// other encodings, a NUL byte, syntax).
+	if pf := ParseFile(path, data); len(pf.Errors) > 0 {
+		return nil, pf.Errors[0]
+	}
+	return nil, &Error{File: path, Msg: "cannot be read"} // not reached: ParseFile refuses what parseJSON does
+}
