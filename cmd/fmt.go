@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -105,6 +106,7 @@ type fmtResult struct {
 	src, out []byte
 	err      error // a problem of the file (exit 1)
 	ioErr    error // cannot read it (exit 2)
+	notTool  bool  // one of toolctl's own files (a lint baseline): left alone
 }
 
 func (r *fmtResult) changed() bool {
@@ -145,7 +147,7 @@ func runFmt(opts *fmtOptions) error {
 			lint.Plural(len(files), "tool file", "tool files")))
 	}
 
-	results := formatAll(files, format.Options{To: to})
+	results := slices.DeleteFunc(formatAll(files, format.Options{To: to}), func(r *fmtResult) bool { return r.notTool })
 	problems, ioErrs, changed := 0, 0, 0
 	for _, r := range results {
 		switch {
@@ -280,6 +282,10 @@ func formatFile(path string, opts format.Options) *fmtResult {
 		return r
 	}
 	r.src = data
+	if spec.NotToolFile(data) != "" {
+		r.notTool = true // found in a directory (named, it is a usage error)
+		return r
+	}
 	r.out, r.err = format.Source(path, data, opts)
 	return r
 }

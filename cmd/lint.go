@@ -422,7 +422,9 @@ func baselineOverrides(root string, findings []lint.Finding) []lint.Override {
 // writeBaseline writes the baseline and returns how many files it covers.
 func writeBaseline(path string, findings []lint.Finding) (int, error) {
 	var b strings.Builder
-	b.WriteString("# toolctl lint baseline: turns off the rules that had findings in each file\n")
+	// spec.BaselineHeader first: every command recognises the file as no
+	// tool file, wherever it is.
+	b.WriteString(spec.BaselineHeader + " turns off the rules that had findings in each file\n")
 	b.WriteString("# when it was written. Apply it with toolctl lint --baseline " + filepath.ToSlash(path) + ";\n")
 	b.WriteString("# delete entries as you fix them. Paths are relative to this file's directory.\n")
 	b.WriteString("lint:\n  overrides:")

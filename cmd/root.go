@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
+	"github.com/toolctl/toolctl/pkg/spec"
 	"gopkg.in/yaml.v3"
 )
 
@@ -165,12 +166,15 @@ func (app *App) configure(cmd *cobra.Command) error {
 			path = DefaultConfigFile
 		}
 	}
+	// The config file is no tool file: walking a directory leaves it out.
+	spec.SetConfigFiles()
 	if path != "" {
 		_, root, err := readConfig(path)
 		if err != nil {
 			return usageError(err)
 		}
 		app.configFile = path
+		spec.SetConfigFiles(path)
 		app.configRoot = root
 		// From the tree readConfig read (viper's own YAML reading would
 		// refuse a .json config's surrogate pairs).

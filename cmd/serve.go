@@ -229,7 +229,7 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 	}
 	sum := srv.Update(set, nil)
 	if sum.Served == 0 && !opts.watch {
-		return &exitError{ExitProblems, fmt.Errorf("no tool in %s can be served (%s read); see the messages above", strings.Join(paths, ", "), lint.Plural(len(files), "file", "files"))}
+		return &exitError{ExitProblems, fmt.Errorf("no tool in %s can be served (%s read); see the messages above", strings.Join(paths, ", "), lint.Plural(len(set.Files), "file", "files"))}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

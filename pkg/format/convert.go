@@ -11,8 +11,9 @@ import (
 // listTypes are the types the Feagent list form takes (any: no constraint).
 var listTypes = []string{"string", "number", "integer", "boolean", "object", "array", "any"}
 
-// inputKeys are the keys that hold a tool's input, in spec's order.
-var inputKeys = []string{"parameters", "input_schema", "inputSchema"}
+// inputKeys are the keys that hold a tool's input, in spec's order
+// (arguments: Docker's MCP registry list).
+var inputKeys = []string{"parameters", "input_schema", "inputSchema", "arguments"}
 
 // inputKey returns the key node of the tool's input, or nil.
 func inputKey(n *yaml.Node) *yaml.Node {
@@ -47,9 +48,20 @@ func (f *file) convert(n *yaml.Node) *Error {
 		return f.errAt(val, "cannot convert tool %q: its %s uses YAML anchors or aliases; write it out in full first", name, key.Value)
 	}
 	isList := val.Kind == yaml.SequenceNode
+	docker := key.Value == "arguments"
+	if docker && isList && f.opts.To == Feagent {
+		// Docker's list to Feagent's, through the schema both mean.
+		schema, err := f.listToSchema(name, val, true)
+		if err != nil {
+			return err
+		}
+		val, isList = schema, false
+		key.Value = "input_schema"
+		replaceValue(n, key, schema)
+	}
 	switch {
 	case f.opts.To == Schema && isList:
-		schema, err := f.listToSchema(name, val)
+		schema, err := f.listToSchema(name, val, docker)
 		if err != nil {
 			return err
 		}
@@ -101,34 +113,59 @@ func scalar(tag, value string) *yaml.Node {
 // listToSchema turns [{name, type, description, required, ...}] into
 // {type: object, properties: {...}, required: [...]} the way spec reads
 // the list form: required: true feeds the required list, type: any means
-// no type, every other key is kept in its order.
-func (f *file) listToSchema(tool string, list *yaml.Node) (*yaml.Node, *Error) {
+// no type, every other key is kept in its order. docker reads Docker's
+// arguments list as spec.DockerArguments does: desc is the description,
+// an argument is required unless optional: true or required: false.
+func (f *file) listToSchema(tool string, list *yaml.Node, docker bool) (*yaml.Node, *Error) {
+	what := "parameters"
+	if docker {
+		what = "arguments"
+	}
 	props := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	required := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
 	seen := map[string]bool{}
 	for i, item := range list.Content {
 		if item.Kind != yaml.MappingNode {
-			return nil, f.errAt(item, "cannot convert tool %q: parameters[%d] is not a mapping {name, type, ...}; fix it first (toolctl lint)", tool, i)
+			return nil, f.errAt(item, "cannot convert tool %q: %s[%d] is not a mapping {name, type, ...}; fix it first (toolctl lint)", tool, what, i)
 		}
 		var nameKey, nameVal *yaml.Node
 		prop := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		var carried []string // comments of the keys that do not survive
-		req := false
+		req := docker
 		for j := 0; j+1 < len(item.Content); j += 2 {
 			k, v := item.Content[j], item.Content[j+1]
 			switch k.Value {
 			case "name":
 				nameKey, nameVal = k, v
 				continue
-			case "required":
-				if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-					return nil, f.errAt(v, "cannot convert tool %q: parameters[%d].required is not true or false", tool, i)
+			case "required", "optional":
+				if k.Value == "optional" && !docker {
+					break
 				}
-				req = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+				if v.Kind == yaml.ScalarNode && v.Tag == "!!null" && docker {
+					// spec.DockerArguments: null says nothing
+				} else if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+					return nil, f.errAt(v, "cannot convert tool %q: %s[%d].%s is not true or false", tool, what, i, k.Value)
+				} else {
+					b := v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+					switch {
+					case !docker:
+						req = b
+					case k.Value == "optional" && b, k.Value == "required" && !b:
+						req = false
+					}
+				}
 				carried = append(carried, k.HeadComment, k.LineComment, v.LineComment, k.FootComment, v.FootComment)
 				continue
+			case "desc":
+				if docker {
+					d := *k
+					d.Value = "description"
+					prop.Content = append(prop.Content, &d, v)
+					continue
+				}
 			case "type":
-				if v.Kind == yaml.ScalarNode && v.Value == "any" {
+				if v.Kind == yaml.ScalarNode && v.Value == "any" && !docker {
 					carried = append(carried, k.HeadComment, k.LineComment, v.LineComment, k.FootComment, v.FootComment)
 					continue
 				}
@@ -136,7 +173,7 @@ func (f *file) listToSchema(tool string, list *yaml.Node) (*yaml.Node, *Error) {
 			prop.Content = append(prop.Content, k, v)
 		}
 		if nameVal == nil || nameVal.Kind != yaml.ScalarNode || nameVal.Value == "" {
-			return nil, f.errAt(item, "cannot convert tool %q: parameters[%d] has no name; fix it first (toolctl lint)", tool, i)
+			return nil, f.errAt(item, "cannot convert tool %q: %s[%d] has no name; fix it first (toolctl lint)", tool, what, i)
 		}
 		pname := nameVal.Value
 		if seen[pname] {

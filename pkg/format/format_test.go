@@ -517,3 +517,54 @@ func TestCommentsInFlow(t *testing.T) {
 		t.Errorf("got:\n%s", got)
 	}
 }
+
+// Docker's arguments list converts to either form as spec reads it: desc
+// is the description, an argument is required unless optional: true (or
+// required: false); a comment stays with its argument.
+func TestDockerArgumentsConversion(t *testing.T) {
+	src := `name: a
+description: d
+arguments:
+  # the city
+  - name: city
+    type: string
+    desc: City name.
+  - name: days
+    type: integer
+    desc: How many days.
+    optional: true # may be left out
+    default: 3
+  - {name: units, type: string, required: false}
+`
+	want := `name: a
+description: d
+input_schema:
+  type: object
+  properties:
+    # the city
+    city:
+      type: string
+      description: City name.
+    # may be left out
+    days:
+      type: integer
+      description: How many days.
+      default: 3
+    units:
+      type: string
+  required: [city]
+`
+	if got := mustFormat(t, "a.yaml", src, Options{To: Schema}); got != want {
+		t.Errorf("--to schema got:\n%s", got)
+	}
+	back := mustFormat(t, "a.yaml", src, Options{To: Feagent})
+	for _, line := range []string{"parameters:", "  - name: city", "    description: City name.", "    required: true", "  - name: days", "    required: false", "    default: 3"} {
+		if !strings.Contains(back, line+"\n") {
+			t.Errorf("--to feagent lacks %q:\n%s", line, back)
+		}
+	}
+	e := formatErr(t, "a.yaml", "name: a\ndescription: d\narguments:\n  - {name: x, optional: maybe}\n", Options{To: Schema})
+	if e == nil || !e.Pos.IsValid() {
+		t.Errorf("optional: maybe: %v", e)
+	}
+}

@@ -148,65 +148,26 @@ func mcpIcon(r *reader, m *spec.Map, at loc, name string) string {
 }
 
 // dockerArguments converts Docker's compact parameter list
-// [{name, type, desc, items?, optional?}] (mcp-gateway's
-// catalog.ToolArgument) into an inputSchema: each argument becomes a
-// property with its keys in source order, desc renamed description; an
-// argument is required unless it has optional: true (or required: false);
-// name, optional and required are consumed, any other key is kept as a
-// schema keyword.
-// https://github.com/docker/mcp-gateway/blob/main/pkg/catalog/types.go
+// [{name, type, desc, items?, optional?}] into an inputSchema with
+// spec.DockerArguments, the conversion toolctl uses when it reads such a
+// file directly (the docker dialect). Its problems are errors at their
+// item; a key that is no argument key is kept as a schema keyword (lint
+// reports what it is).
 func dockerArguments(r *reader, v any, at loc) *spec.Map {
 	list, ok := r.list(v, at, "arguments")
 	if !ok {
 		return nil
 	}
-	props := spec.NewMap(len(list))
-	var required []any
-	for i, item := range list {
-		iat := at.index(i)
-		arg, ok := r.object(item, iat, "arguments item")
-		if !ok {
+	schema, problems := spec.DockerArguments(list, kindOf)
+	for _, p := range problems {
+		if p.Unknown {
 			continue
 		}
-		name, _ := arg.GetString("name")
-		if name == "" {
-			r.errorf(iat, "arguments[%d]: there is no \"name\"; every argument needs one", i)
-			continue
+		pat := at.index(p.Index)
+		if p.Key != "" {
+			pat = pat.key(p.Key)
 		}
-		if props.Has(name) {
-			r.errorf(iat.key("name"), "arguments: %q is listed twice; keep one", name)
-			continue
-		}
-		prop := spec.NewMap(arg.Len())
-		req := true
-		for j := 0; j < arg.Len(); j++ {
-			k, val := arg.At(j)
-			switch k {
-			case "name":
-			case "optional":
-				if b := r.boolean(arg, k, iat); b != nil && *b {
-					req = false
-				}
-			case "required":
-				if b := r.boolean(arg, k, iat); b != nil && !*b {
-					req = false
-				}
-			case "desc":
-				prop.Set("description", val)
-			default:
-				prop.Set(k, val)
-			}
-		}
-		props.Set(name, prop)
-		if req {
-			required = append(required, name)
-		}
-	}
-	schema := spec.NewMap(3)
-	schema.Set("type", "object")
-	schema.Set("properties", props)
-	if len(required) > 0 {
-		schema.Set("required", required)
+		r.errorf(pat, "%s", p.Msg)
 	}
 	return schema
 }

@@ -32,9 +32,9 @@ Good:
 			if len(tokens) > 1 {
 				where = " in " + strings.Join(nonIndex(tokens[:len(tokens)-1]), ".")
 			}
-			if len(tokens) == 3 && tokens[0] == "parameters" {
-				// a Feagent list parameter item: name the item
-				where = " in parameters[" + tokens[1] + "]"
+			if len(tokens) == 3 && (tokens[0] == "parameters" || tokens[0] == "arguments") {
+				// a list parameter item (Feagent's, Docker's): name the item
+				where = " in " + tokens[0] + "[" + tokens[1] + "]"
 			}
 			msg := "unknown field %q%s"
 			args := []any{field, where}
@@ -76,6 +76,8 @@ func knownFields(tokens []string) []string {
 		return spec.MetadataFields
 	case "parameters":
 		return slices.Concat(spec.ParamItemKeys, spec.Draft202012, spec.AnnotationKeywords)
+	case "arguments":
+		return slices.Concat(spec.DockerArgumentKeys, spec.Draft202012, spec.AnnotationKeywords)
 	}
 	return nil
 }

@@ -32,9 +32,9 @@ func TestCorpora(t *testing.T) {
 		// 8 SDK tool files (parameters_schema is unknown to toolctl, so those
 		// tools have no input schema); __registry__.json is not a tool.
 		{"graph-agent/json", 9, 8, 1, map[Dialect]int{DialectSDK: 8}},
-		// 612 in Docker's compact list form (arguments: unknown field) or
-		// name+description only, 143 MCP.
-		{"docker-mcp-registry", 28, 755, 0, map[Dialect]int{DialectToolctl: 612, DialectMCP: 143}},
+		// 293 in Docker's compact list form (arguments: 196 lists of
+		// arguments, 97 empty), 319 with name and description only, 143 MCP.
+		{"docker-mcp-registry", 28, 755, 0, map[Dialect]int{DialectDocker: 293, DialectToolctl: 319, DialectMCP: 143}},
 		// One JSON array of 70 server records (name, description, tools as a
 		// map): they load as 70 tools whose nested tools/list results are
 		// unknown fields; importing them is `toolctl import`'s job.

@@ -42,6 +42,10 @@ type File struct {
 	Data   []byte
 	Tools  []*Tool
 	Errors []*Error
+	// NotTool says what the file is when it is one of toolctl's own, not
+	// a tool file (NotToolFile): it has no tools and no errors, and Load
+	// leaves it out of the set.
+	NotTool string
 
 	linesOnce sync.Once
 	lineStart []int // byte offset of each line
@@ -145,6 +149,9 @@ func (t *Tool) root() *yaml.Node {
 // it becomes an internal error of the file, which then defines no tools.
 func ParseFile(path string, data []byte) (f *File) {
 	f = &File{Path: path, Data: data}
+	if f.NotTool = NotToolFile(data); f.NotTool != "" {
+		return f
+	}
 	d := &decoder{file: f}
 	defer func() {
 		if p := recover(); p != nil {

@@ -40,9 +40,10 @@ type fileTool struct {
 	Tags           []string          `json:"tags,omitempty" jsonschema_description:"Free-form tags for search."`
 	ShareableScope string            `json:"shareable_scope,omitempty" jsonschema:"enum=private,enum=team,enum=public,default=private" jsonschema_description:"Who may use the tool."`
 	Entry          *fileEntry        `json:"entry,omitempty" jsonschema_description:"How the tool is executed. A definition-only tool omits it and cannot be run."`
-	Parameters     fileParameters    `json:"parameters,omitempty" jsonschema_description:"The input: the Feagent list form or a JSON Schema object (type: object may be omitted). Give parameters, input_schema or inputSchema, not several."`
+	Parameters     fileParameters    `json:"parameters,omitempty" jsonschema_description:"The input: the Feagent list form or a JSON Schema object (type: object may be omitted). Give one of parameters, input_schema, inputSchema and arguments."`
 	InputSchema    fileSchema        `json:"input_schema,omitempty" jsonschema_description:"The input as a JSON Schema object (OpenAkita / Anthropic style)."`
 	InputSchemaMCP fileSchema        `json:"inputSchema,omitempty" jsonschema_description:"The input as a JSON Schema object (MCP style)."`
+	Arguments      []fileArgument    `json:"arguments,omitempty" jsonschema_description:"The input in the compact form of Docker's MCP registry (tools.json): a list of {name, type, desc, optional}; an argument is required unless optional: true. Give one of parameters, input_schema, inputSchema and arguments."`
 	Returns        fileReturns       `json:"returns,omitempty" jsonschema_description:"The output: Feagent short form {field: type}, long form {field: {type, description}}, or a JSON Schema."`
 	OutputSchema   fileSchema        `json:"output_schema,omitempty" jsonschema_description:"The output as a JSON Schema object."`
 	OutputMCP      fileSchema        `json:"outputSchema,omitempty" jsonschema_description:"The output as a JSON Schema object (MCP style)."`
@@ -226,6 +227,27 @@ func (fileParameter) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.AdditionalProperties = nil
 	var names []any
 	for _, k := range slices.Sorted(maps.Keys(paramItemKeys)) {
+		names = append(names, k)
+	}
+	s.PropertyNames = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Enum: names}, {Pattern: "^x-"}}}
+}
+
+type fileArgument struct {
+	Name     string `json:"name" jsonschema:"required,minLength=1" jsonschema_description:"Argument name."`
+	Type     string `json:"type,omitempty" jsonschema_description:"JSON Schema type of the argument."`
+	Desc     string `json:"desc,omitempty" jsonschema_description:"What the argument means (its description); the model reads it."`
+	Optional bool   `json:"optional,omitempty" jsonschema:"default=false" jsonschema_description:"The caller may leave it out; an argument is required otherwise."`
+	Required *bool  `json:"required,omitempty" jsonschema_description:"required: false is optional: true (some registry files write it)."`
+	Items    any    `json:"items,omitempty" jsonschema_description:"The schema of an array argument's items."`
+}
+
+// JSONSchemaExtend lets an argument carry any other JSON Schema keyword,
+// an annotation keyword or an x-* extension, as the conversion keeps them,
+// and nothing else: a misspelt "optinal" shows as lint's field-unknown.
+func (fileArgument) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.AdditionalProperties = nil
+	var names []any
+	for _, k := range slices.Sorted(maps.Keys(dockerArgumentKeys)) {
 		names = append(names, k)
 	}
 	s.PropertyNames = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Enum: names}, {Pattern: "^x-"}}}

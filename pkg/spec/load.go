@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -89,6 +90,9 @@ func LoadFiles(files []string) *Set { return LoadFilesFunc(files, nil) }
 // the worker that parsed it, as soon as it is parsed: work per file (say,
 // checks, then File.Release) overlaps with parsing the rest.
 //
+// A file that is one of toolctl's own (File.NotTool: a lint baseline) is
+// left out of the set, and each is not called on it.
+//
 // A panic in each does not stop the other files: the file gets an internal
 // error instead of its tools, and each is called once more with the file
 // as it is then (a second panic is not recovered).
@@ -103,7 +107,7 @@ func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 			defer wg.Done()
 			for i := range next {
 				set.Files[i] = ReadFile(files[i])
-				if each != nil {
+				if each != nil && set.Files[i].NotTool == "" {
 					callEach(each, i, set.Files[i])
 				}
 			}
@@ -114,6 +118,7 @@ func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 	}
 	close(next)
 	wg.Wait()
+	set.Files = slices.DeleteFunc(set.Files, func(f *File) bool { return f.NotTool != "" })
 	return set
 }
 
@@ -293,6 +298,9 @@ func Collect(paths []string) ([]string, error) {
 			if !IsToolFile(root) {
 				return nil, &PathError{root, fmt.Errorf("not a tool file: toolctl reads .yaml, .yml and .json")}
 			}
+			if what := notToolPath(root); what != "" {
+				return nil, &PathError{root, fmt.Errorf("not a tool file: it is %s", what)}
+			}
 			add(root)
 			continue
 		}
@@ -313,10 +321,12 @@ func Collect(paths []string) ([]string, error) {
 				return nil
 			}
 			// Hidden files are skipped as hidden directories are: among
-			// them toolctl's own .toolctl.yaml and lint baselines. Named
-			// pipes, sockets and devices are listed too, for ReadFile to
-			// report without opening them.
-			if IsToolFile(p) && !strings.HasPrefix(d.Name(), ".") {
+			// them toolctl's own .toolctl.yaml and lint baselines. So is
+			// the config file the command read, whatever its name (a
+			// baseline is recognised as it is parsed). Named pipes,
+			// sockets and devices are listed too, for ReadFile to report
+			// without opening them.
+			if IsToolFile(p) && !strings.HasPrefix(d.Name(), ".") && !isConfigFile(p, d.Name()) {
 				found = append(found, p)
 			}
 			return nil

@@ -26,13 +26,17 @@ const (
 	DialectOpenAkita Dialect = "openakita"
 	// DialectMCP: inputSchema, outputSchema, annotations, title.
 	DialectMCP Dialect = "mcp"
+	// DialectDocker: Docker's MCP registry (tools.json), whose tools give
+	// their parameters as a compact list, arguments: [{name, type, desc,
+	// optional}], instead of an inputSchema.
+	DialectDocker Dialect = "docker"
 	// DialectOpenAI: {type: function, function: {...}} or the flat
 	// Responses form {type: function, name, parameters}.
 	DialectOpenAI Dialect = "openai"
 )
 
 // Dialects lists every dialect in documentation order.
-var Dialects = []Dialect{DialectToolctl, DialectFeagent, DialectSDK, DialectOpenAkita, DialectMCP, DialectOpenAI}
+var Dialects = []Dialect{DialectToolctl, DialectFeagent, DialectSDK, DialectOpenAkita, DialectMCP, DialectDocker, DialectOpenAI}
 
 // Entry types, after aliases are resolved (see Entry.Kind).
 const (
@@ -285,8 +289,10 @@ type Runtime struct {
 // canonical JSON pointer can be mapped back to a source position.
 type layout struct {
 	// inputKey is the source key of the input schema: parameters,
-	// input_schema or inputSchema; "" when absent.
-	inputKey  string
+	// input_schema, inputSchema or arguments; "" when absent.
+	inputKey string
+	// inputList: the input schema was built from a list of parameters,
+	// Feagent's (parameters) or Docker's (arguments).
 	inputList bool
 	// outputKey is returns, output_schema or outputSchema.
 	outputKey string

@@ -191,9 +191,9 @@ func (t *Tool) translate(tokens []string) (_ []string, exact bool) {
 	return tokens, true
 }
 
-// translateParamList maps /input_schema/... onto the Feagent list:
-// properties/NAME/KW → parameters/INDEX/KW, required/I → the item's
-// required flag.
+// translateParamList maps /input_schema/... onto the Feagent list (or
+// Docker's arguments, where description is desc): properties/NAME/KW →
+// parameters/INDEX/KW, required/I → the item's required flag.
 func (t *Tool) translateParamList(key string, rest []string) ([]string, bool) {
 	out := []string{key}
 	if len(rest) < 2 {
@@ -220,9 +220,14 @@ func (t *Tool) translateParamList(key string, rest []string) ([]string, bool) {
 	if listNode == nil || listNode.Kind != yaml.SequenceNode {
 		return out, false
 	}
+	kw := rest[2:]
+	if key == "arguments" && len(kw) > 0 && kw[0] == "description" {
+		// Docker's arguments write the description as desc.
+		kw = append([]string{"desc"}, kw[1:]...)
+	}
 	for i, item := range listNode.Content {
 		if _, nv := lookup(resolve(item), "name", 0); nv != nil && resolve(nv).Value == name {
-			return append(append(out, strconv.Itoa(i)), rest[2:]...), true
+			return append(append(out, strconv.Itoa(i)), kw...), true
 		}
 	}
 	return out, false

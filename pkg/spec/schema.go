@@ -6,12 +6,20 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// input reads parameters (list or schema form), input_schema or inputSchema
-// into a JSON Schema object. It reports whether the list form was used.
+// input reads parameters (list or schema form), input_schema, inputSchema
+// or Docker's arguments list into a JSON Schema object. It reports whether
+// a list form was used.
 func (d *decoder) input(t *Tool, v *yaml.Node, ptr, key string) (*Map, bool) {
 	n := resolve(v)
 	if isNull(n) {
 		return nil, false
+	}
+	if key == "arguments" {
+		if n.Kind != yaml.SequenceNode {
+			d.errorf(v, ptr, "arguments: expected a list of arguments [{name, type, desc, optional}] (Docker's MCP registry form), got %s", KindName(v))
+			return nil, false
+		}
+		return d.dockerArguments(t, n, ptr), true
 	}
 	switch n.Kind {
 	case yaml.SequenceNode:
@@ -121,8 +129,9 @@ var paramItemKeys = func() map[string]bool {
 // item.
 func IsParamItemKey(key string) bool { return paramItemKeys[key] || IsSchemaExtension(key) }
 
-// InputFromList tells whether the input schema was built from the Feagent
-// list form of parameters (its properties are the list's items).
+// InputFromList tells whether the input schema was built from a list of
+// parameters, Feagent's or Docker's arguments (its properties are the
+// list's items).
 func (t *Tool) InputFromList() bool { return t.layout.inputList }
 
 // OutputFromFields tells whether the output schema was built from

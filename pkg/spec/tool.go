@@ -14,7 +14,7 @@ import (
 // order. Lint uses them for "did you mean" suggestions.
 var ToolFields = []string{
 	"name", "title", "description", "detail", "category", "version", "author", "icon", "tags",
-	"shareable_scope", "entry", "parameters", "input_schema", "inputSchema", "returns",
+	"shareable_scope", "entry", "parameters", "input_schema", "inputSchema", "arguments", "returns",
 	"output_schema", "outputSchema", "triggers", "prerequisites", "examples", "warnings",
 	"related_tools", "workflow", "annotations", "bind", "runtime", "id", "type", "metadata",
 	"documentation_url", "strict",
@@ -96,7 +96,7 @@ func (d *decoder) tool(n *yaml.Node, base string, index int) *Tool {
 			t.Warnings = d.strList(v, ptr, k)
 		case "entry":
 			t.Entry = d.entry(t, v, ptr)
-		case "parameters", "input_schema", "inputSchema":
+		case "parameters", "input_schema", "inputSchema", "arguments":
 			if inputKey != nil {
 				d.errorf(p.key, ptr, "both %q (line %d) and %q define the input; they mean the same thing, keep one", inputKey.Value, inputKey.Line, k)
 				continue
@@ -193,6 +193,8 @@ func detectDialect(ps []pair) Dialect {
 		return DialectMCP
 	case has["input_schema"] != nil:
 		return DialectOpenAkita
+	case has["arguments"] != nil && has["parameters"] == nil:
+		return DialectDocker
 	}
 	if params := resolve(has["parameters"]); params != nil {
 		switch params.Kind {
