@@ -121,9 +121,17 @@ func orderKeys(n *yaml.Node, order []string, second func(string) bool) {
 	if newLast != oldLast {
 		// A comment after the last field ends the mapping, wherever the
 		// field goes; yaml.v3 hangs it on the key or on the value.
+		// After a key whose value prints as nothing ("x-a:"), yaml.v3
+		// reads a comment that follows as the mapping's end, not the
+		// key's, and writes it after a blank line: hang it there at once,
+		// or a second fmt would add that line.
+		to := newLast
+		if v := n.Content[len(n.Content)-1]; v.Kind == yaml.ScalarNode && v.Tag == "!!null" && v.Value == "" {
+			to = n
+		}
 		for _, c := range []*yaml.Node{oldLast, oldLastV} {
 			if c.FootComment != "" && c.Kind == yaml.ScalarNode {
-				newLast.FootComment = joinComments(newLast.FootComment, c.FootComment)
+				to.FootComment = joinComments(to.FootComment, c.FootComment)
 				c.FootComment = ""
 			}
 		}
