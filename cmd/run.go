@@ -186,7 +186,7 @@ func runRun(opts *runOptions, args []string) error {
 	// the lint error, not "unknown flag", is what to report. --help still
 	// shows the flags. (The prescan has set --no-lint and --help.)
 	if !opts.noLint && !opts.help {
-		if err := lintGate(app, fileSet(set, t), opts.paths, fmt.Sprintf("tool %q cannot run", t.Name), "run it"); err != nil {
+		if err := lintGate(app, fileSet(t), opts.paths, fmt.Sprintf("tool %q cannot run", t.Name), "run it"); err != nil {
 			return err
 		}
 	}
