@@ -455,7 +455,7 @@ func samePathsTool(app *App, args []string, t *spec.Tool) bool {
 	if err != nil {
 		return false
 	}
-	set, err := spec.Load(paths)
+	set, err := spec.LoadNamed(paths, t.Name) // as runRun loads it
 	if err != nil {
 		return false
 	}
