@@ -477,11 +477,11 @@ func extraArgs(got, want []string) string {
 // flagSuggestion is "; did you mean --x?" for an unknown flag close to a
 // defined one (a parameter or run's own), or "".
 func flagSuggestion(fs *pflag.FlagSet, err error) string {
-	msg := err.Error()
-	name, ok := strings.CutPrefix(msg, "unknown flag: --")
-	if !ok {
-		return ""
+	var unknown *pflag.NotExistError
+	if !errors.As(err, &unknown) || unknown.GetSpecifiedShortnames() != "" {
+		return "" // not an unknown --name (-x names no flag to suggest)
 	}
+	name := unknown.GetSpecifiedName()
 	var names []string
 	fs.VisitAll(func(f *pflag.Flag) {
 		if !f.Hidden {
