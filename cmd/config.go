@@ -27,34 +27,34 @@ var configKeys = map[string]string{
 var tagNames = map[string]string{"!!str": "a string", "!!bool": "true or false", "!!map": "a mapping"}
 
 // readConfig reads and validates a config file. Unknown keys are errors with
-// their position, so a typo never silently does nothing. It returns the file
-// and its top-level mapping (nil for an empty file).
-func readConfig(path string) ([]byte, *yaml.Node, error) {
+// their position, so a typo never silently does nothing. It returns the
+// file's top-level mapping (nil for an empty file).
+func readConfig(path string) (*yaml.Node, error) {
 	// As a tool file: a regular file (never a named pipe, which would block)
 	// of at most spec.MaxFileSize.
 	data, err := spec.ReadToolFile(path)
 	var tooLarge *spec.TooLargeError
 	var notRegular *spec.NotRegularError
 	if errors.As(err, &notRegular) && notRegular.Mode.IsDir() {
-		return nil, nil, fmt.Errorf("config file %s: is a directory", path)
+		return nil, fmt.Errorf("config file %s: is a directory", path)
 	}
 	if errors.As(err, &tooLarge) {
-		return nil, nil, fmt.Errorf("config file %s is larger than %d MB; is it really a config file?", path, spec.MaxFileSize>>20)
+		return nil, fmt.Errorf("config file %s is larger than %d MB; is it really a config file?", path, spec.MaxFileSize>>20)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("config file %s: %v", path, unwrapPathError(err))
+		return nil, fmt.Errorf("config file %s: %v", path, unwrapPathError(err))
 	}
 	// As a tool file is read: JSON's rules for a .json file (surrogate
 	// pairs...), YAML's otherwise; syntax errors positioned.
 	root, perr := spec.ParseDocument(path, data)
 	if perr != nil {
-		return nil, nil, perr
+		return nil, perr
 	}
 	if root == nil || root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return data, nil, nil // an empty config is fine
+		return nil, nil // an empty config is fine
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, nil, fmt.Errorf("%s:%d:%d: the config file must be a mapping of settings", path, root.Line, root.Column)
+		return nil, fmt.Errorf("%s:%d:%d: the config file must be a mapping of settings", path, root.Line, root.Column)
 	}
 	known := make([]string, 0, len(configKeys))
 	for k := range configKeys {
@@ -65,18 +65,18 @@ func readConfig(path string) ([]byte, *yaml.Node, error) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, val := root.Content[i], root.Content[i+1]
 		if line, dup := seen[k.Value]; dup {
-			return nil, nil, fmt.Errorf("%s:%d:%d: %q is set twice (first at line %d); remove one", path, k.Line, k.Column, k.Value, line)
+			return nil, fmt.Errorf("%s:%d:%d: %q is set twice (first at line %d); remove one", path, k.Line, k.Column, k.Value, line)
 		}
 		seen[k.Value] = k.Line
 		if tag, ok := configKeys[k.Value]; ok {
 			if tag == "!!map" {
 				if val.Kind != yaml.MappingNode && val.ShortTag() != "!!null" {
-					return nil, nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %s", path, val.Line, val.Column, k.Value, tagNames[tag], spec.KindName(val))
+					return nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %s", path, val.Line, val.Column, k.Value, tagNames[tag], spec.KindName(val))
 				}
 				continue
 			}
 			if val.Kind != yaml.ScalarNode || val.ShortTag() != tag || (tag == "!!str" && val.Value == "") {
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %q", path, val.Line, val.Column, k.Value, tagNames[tag], val.Value)
+				return nil, fmt.Errorf("%s:%d:%d: %s must be %s, got %q", path, val.Line, val.Column, k.Value, tagNames[tag], val.Value)
 			}
 			continue
 		}
@@ -84,9 +84,9 @@ func readConfig(path string) ([]byte, *yaml.Node, error) {
 		if s := spec.Suggest(k.Value, known); s != "" {
 			hint = fmt.Sprintf("; did you mean %q?", s)
 		}
-		return nil, nil, fmt.Errorf("%s:%d:%d: unknown setting %q%s (known: %v)", path, k.Line, k.Column, k.Value, hint, known)
+		return nil, fmt.Errorf("%s:%d:%d: unknown setting %q%s (known: %v)", path, k.Line, k.Column, k.Value, hint, known)
 	}
-	return data, root, nil
+	return root, nil
 }
 
 // resolveRelative makes a path from a config file relative to that file.

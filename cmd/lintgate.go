@@ -122,15 +122,8 @@ func lintGate(app *App, set *spec.Set, paths []string, refusal, verb string) err
 		refusal, lint.Plural(len(bad), "file", "files"), strings.Join(paths, " "), verb)}
 }
 
-// fileSet is the set of the one file that defines t (run lints only it).
-func fileSet(set *spec.Set, t *spec.Tool) *spec.Set {
-	if t.File != nil {
-		return &spec.Set{Files: []*spec.File{t.File}}
-	}
-	for _, f := range set.Files {
-		if slices.Contains(f.Tools, t) {
-			return &spec.Set{Files: []*spec.File{f}}
-		}
-	}
-	return &spec.Set{}
+// fileSet is the set of the one file that defines t (run lints only it):
+// every loaded tool has its File.
+func fileSet(t *spec.Tool) *spec.Set {
+	return &spec.Set{Files: []*spec.File{t.File}}
 }

@@ -169,7 +169,7 @@ func (app *App) configure(cmd *cobra.Command) error {
 	// The config file is no tool file: walking a directory leaves it out.
 	spec.SetConfigFiles()
 	if path != "" {
-		_, root, err := readConfig(path)
+		root, err := readConfig(path)
 		if err != nil {
 			return usageError(err)
 		}

@@ -186,7 +186,7 @@ func runRun(opts *runOptions, args []string) error {
 	// the lint error, not "unknown flag", is what to report. --help still
 	// shows the flags. (The prescan has set --no-lint and --help.)
 	if !opts.noLint && !opts.help {
-		if err := lintGate(app, fileSet(set, t), opts.paths, fmt.Sprintf("tool %q cannot run", t.Name), "run it"); err != nil {
+		if err := lintGate(app, fileSet(t), opts.paths, fmt.Sprintf("tool %q cannot run", t.Name), "run it"); err != nil {
 			return err
 		}
 	}
@@ -455,7 +455,7 @@ func samePathsTool(app *App, args []string, t *spec.Tool) bool {
 	if err != nil {
 		return false
 	}
-	set, err := spec.Load(paths)
+	set, err := spec.LoadNamed(paths, t.Name) // as runRun loads it
 	if err != nil {
 		return false
 	}
@@ -477,11 +477,11 @@ func extraArgs(got, want []string) string {
 // flagSuggestion is "; did you mean --x?" for an unknown flag close to a
 // defined one (a parameter or run's own), or "".
 func flagSuggestion(fs *pflag.FlagSet, err error) string {
-	msg := err.Error()
-	name, ok := strings.CutPrefix(msg, "unknown flag: --")
-	if !ok {
-		return ""
+	var unknown *pflag.NotExistError
+	if !errors.As(err, &unknown) || unknown.GetSpecifiedShortnames() != "" {
+		return "" // not an unknown --name (-x names no flag to suggest)
 	}
+	name := unknown.GetSpecifiedName()
 	var names []string
 	fs.VisitAll(func(f *pflag.Flag) {
 		if !f.Hidden {
