@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -88,17 +87,17 @@ func (f *File) Source() []byte {
 	return f.source()
 }
 
-// source is Source with f.mu held. It reads the text only, as parse
-// decodes it (lint reads the text of every file it reports on, and keeps
-// their trees released); when that fails, ReadFile says why in the file's
-// terms, and its text, if any, is used.
+// source is Source with f.mu held. It reads the text only (ReadToolFile),
+// as parse decodes it (lint reads the text of every file it reports on,
+// and keeps their trees released); when that fails, ReadFile says why in
+// the file's terms, and its text, if any, is used.
 func (f *File) source() []byte {
 	if f.dropped {
-		data, err := os.ReadFile(f.Path)
+		data, err := ReadToolFile(f.Path)
 		if err == nil && isUTF16(data) {
 			data, err = fromUTF16(data)
 		}
-		if err != nil || len(data) > MaxFileSize {
+		if err != nil {
 			data = ReadFile(f.Path).Data
 		}
 		f.Data = data

@@ -2,7 +2,6 @@ package spec
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -70,15 +69,13 @@ func plainName(name string) bool {
 }
 
 // mayDefine tells whether the file at path could define a tool called name
-// (a plain name): it cannot be read, it is UTF-16, or its text has the
-// name as is or once escapes are decoded.
+// (a plain name): it cannot be read as a tool file (ReadToolFile: not a
+// regular file, which is not opened, or too large), it is UTF-16, or its
+// text has the name as is or once escapes are decoded.
 func mayDefine(path, name string) bool {
-	data, err := os.ReadFile(path)
-	if err != nil || len(data) > MaxFileSize {
-		return true // let the full load report it
-	}
-	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		return true
+	data, err := ReadToolFile(path)
+	if err != nil || isUTF16(data) {
+		return true // let the full load read or report it
 	}
 	return bytes.Contains(data, []byte(name)) ||
 		bytes.IndexByte(data, '\\') >= 0 && bytes.Contains(unescapeNameChars(data), []byte(name))
