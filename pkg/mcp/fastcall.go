@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // resultTypeProtocol is the first revision whose CallToolResult carries
@@ -177,11 +178,18 @@ func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name
 	delete(f.running, id)
 	f.mu.Unlock()
 	cancel()
+	c.Write(context.Background(), callResponse(id, res, raw, err))
+}
+
+// callResponse is the response to the tools/call of id that Server.call
+// answered with res, raw and err, as the SDK's jsonrpc2 would write it:
+// the error, an MCP server's result as that server sent it (raw), or res
+// marshaled. The stdio and HTTP direct paths both answer with it.
+func callResponse(id jsonrpc.ID, res *sdk.CallToolResult, raw json.RawMessage, err error) *jsonrpc.Response {
 	resp := &jsonrpc.Response{ID: id, Error: err}
 	switch {
 	case err != nil:
 	case raw != nil:
-		// An MCP server's result, passed on as that server sent it.
 		resp.Result = raw
 	default:
 		data, merr := marshalResult(res)
@@ -191,7 +199,7 @@ func (f *fastCalls) answer(c *lineConn, ctx context.Context, id jsonrpc.ID, name
 			resp.Result = data
 		}
 	}
-	c.Write(context.Background(), resp)
+	return resp
 }
 
 func (f *fastCalls) close() { f.cancel() }

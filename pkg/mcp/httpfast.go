@@ -102,20 +102,7 @@ func (s *Server) direct(w http.ResponseWriter, r *http.Request, id jsonrpc.ID, p
 	// builtin runs here rather than on the pool. The request's context
 	// ends the call when the client goes away.
 	res, raw, err := s.call(r.Context(), *p.Name, p.Arguments, protocol, true)
-	resp := &jsonrpc.Response{ID: id, Error: err}
-	switch {
-	case err != nil:
-	case raw != nil:
-		resp.Result = raw
-	default:
-		data, merr := marshalResult(res)
-		if merr != nil {
-			resp.Error = &jsonrpc.Error{Code: codeInternalError, Message: "marshaling the result: " + merr.Error()}
-		} else {
-			resp.Result = data
-		}
-	}
-	body, err := encodeResponse(resp)
+	body, err := encodeResponse(callResponse(id, res, raw, err))
 	if err != nil {
 		body = errorResponse(id.Raw(), codeInternalError, "encoding the response: "+err.Error())
 	}
