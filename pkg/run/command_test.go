@@ -180,6 +180,7 @@ func TestCommandNotFoundAndRelative(t *testing.T) {
 }
 
 func TestCommandTimeoutKillsGroup(t *testing.T) {
+	t.Parallel() // it mostly waits
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	c, _ := cmdTestCall(t, `[sh, -c, 'sleep 1000 & echo $! > "$0"; sleep 1000', "`+pidFile+`"]`, nil, nil)
 	start := time.Now()

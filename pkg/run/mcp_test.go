@@ -77,6 +77,17 @@ func serverArgv(args ...string) []string {
 	return append([]string{os.Args[0], "-test.run=^TestMCPServerProcess$", "--"}, args...)
 }
 
+// serverArgvEnv is serverArgv started through env(1) with the given
+// VAR=value settings, so that a test can run in parallel (t.Setenv
+// forbids it) and still choose the helper's mode.
+func serverArgvEnv(t *testing.T, env ...string) []string {
+	envProg, err := exec.LookPath("env")
+	if err != nil {
+		t.Skip("env(1) is not available")
+	}
+	return append(append([]string{envProg}, env...), serverArgv()...)
+}
+
 type addIn struct {
 	A float64 `json:"a"`
 	B float64 `json:"b"`
@@ -322,12 +333,12 @@ func TestMCPUnknownTool(t *testing.T) {
 }
 
 func TestMCPTimeoutKillsServer(t *testing.T) {
-	t.Setenv(mcpTestMode, "serve")
+	t.Parallel() // it mostly waits
 	pidFile := t.TempDir() + "/pids"
-	t.Setenv(mcpTestPidFile, pidFile)
+	argv := serverArgvEnv(t, mcpTestMode+"=serve", mcpTestPidFile+"="+pidFile)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	c, _ := mcpTestCall(&spec.Entry{ServerArgs: serverArgv(), Tool: "sleep"}, nil, nil)
+	c, _ := mcpTestCall(&spec.Entry{ServerArgs: argv, Tool: "sleep"}, nil, nil)
 	start := time.Now()
 	_, err := mcpExec(t, ctx, c)
 	wantMCPError(t, err, TimeoutError, "did not answer", `tools/call "sleep"`)
@@ -402,10 +413,11 @@ func TestMCPServerDiesDuringCall(t *testing.T) {
 }
 
 func TestMCPNotAServer(t *testing.T) {
-	t.Setenv(mcpTestMode, "silent")
+	t.Parallel() // it mostly waits
+	argv := serverArgvEnv(t, mcpTestMode+"=silent")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	c, _ := mcpTestCall(&spec.Entry{ServerArgs: serverArgv(), Tool: "x"}, nil, nil)
+	c, _ := mcpTestCall(&spec.Entry{ServerArgs: argv, Tool: "x"}, nil, nil)
 	_, err := mcpExec(t, ctx, c)
 	wantMCPError(t, err, TimeoutError, "initialize handshake")
 }

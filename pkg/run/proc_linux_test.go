@@ -53,6 +53,7 @@ func assertAllGone(t *testing.T, pids []int) {
 // starts its own session, not one orphaned by a double fork; whether the
 // program succeeds, fails or times out.
 func TestCommandLeavesNoDescendants(t *testing.T) {
+	t.Parallel() // it mostly waits
 	escape := `setsid sleep 30 </dev/null >/dev/null 2>&1 & echo $! >> "$0"; (sleep 31 </dev/null >/dev/null 2>&1 & echo $! >> "$0") ; `
 	for _, tc := range []struct {
 		name, tail string
@@ -63,6 +64,7 @@ func TestCommandLeavesNoDescendants(t *testing.T) {
 		{"timeout", "sleep 30", TimeoutError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			pidFile := filepath.Join(t.TempDir(), "pids")
 			c, stderr := cmdTestCall(t, `[sh, -c, '`+escape+tc.tail+`', "`+pidFile+`"]`, nil, nil)
 			timeout := 20 * time.Second // a loaded machine, -race
@@ -95,6 +97,7 @@ func TestCommandLeavesNoDescendants(t *testing.T) {
 }
 
 func TestPythonLeavesNoDescendants(t *testing.T) {
+	t.Parallel() // it mostly waits
 	src := `
 import os, subprocess, time
 
@@ -118,6 +121,7 @@ def spawn(pid_file, hang):
 `
 	for _, hang := range []bool{false, true} {
 		t.Run(fmt.Sprintf("hang=%v", hang), func(t *testing.T) {
+			t.Parallel()
 			pidFile := filepath.Join(t.TempDir(), "pids")
 			c, _ := pyTestCall(t, src, "spawn", map[string]any{"pid_file": pidFile, "hang": hang})
 			v, e := pyRun(t, c, 5*time.Second)

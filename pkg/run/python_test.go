@@ -220,6 +220,7 @@ func TestPythonInterpreterNotFound(t *testing.T) {
 }
 
 func TestPythonTimeoutKillsProcessGroup(t *testing.T) {
+	t.Parallel() // it mostly waits
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	src := `
 import subprocess, time
