@@ -83,7 +83,10 @@ mcp server only when a limit is set). No process a call starts outlives it
 
 Exit codes:
   0  the tool returned a result
-  1  the tool's file has errors or lint errors (toolctl lint shows them)
+  1  the tool's file has errors or lint errors (toolctl lint shows them), or
+     the tool cannot run as written (DefinitionError: no entry, an unknown
+     entry type or handler, a missing field, module or file), said with its
+     file:line:col, by --dry-run too
   2  usage: bad flag or argument, unknown tool, invalid config
   3  ValidationError: the input does not match the input schema, or a bound
      value is missing; nothing was executed
@@ -239,7 +242,7 @@ func runRun(opts *runOptions, args []string) error {
 	if opts.dryRun {
 		plan, err := r.Plan(t, input)
 		if err != nil {
-			return runFailure(err, app.Verbose)
+			return runFailure(t, err, app.Verbose)
 		}
 		return writeValue(app.IO.Out, plan, opts.output)
 	}
@@ -254,7 +257,7 @@ func runRun(opts *runOptions, args []string) error {
 				return werr
 			}
 		}
-		return runFailure(err, app.Verbose)
+		return runFailure(t, err, app.Verbose)
 	}
 	return writeValue(app.IO.Out, res.Value, opts.output)
 }
@@ -701,10 +704,14 @@ func printEvent(w io.Writer, e run.Event) {
 
 // runFailure maps a run error to its exit code; the message already names
 // the kind and the tool.
-func runFailure(err error, verbose bool) error {
+func runFailure(t *spec.Tool, err error, verbose bool) error {
 	var e *run.Error
 	if !errors.As(err, &e) {
 		return err
+	}
+	if e.Kind == run.DefinitionError {
+		// a problem in the tool file: where it is, as lint would say it
+		return &exitError{e.Kind.ExitCode(), fmt.Errorf("%s: tool %q cannot run: %s", definitionWhere(t, e.Pointer), t.Name, e.Message)}
 	}
 	msg := e.Error()
 	if e.Attempts > 1 {
@@ -718,6 +725,19 @@ func runFailure(err error, verbose bool) error {
 		}
 	}
 	return &exitError{e.Kind.ExitCode(), errors.New(msg)}
+}
+
+// definitionWhere is FILE:LINE:COL of the field at ptr in t's file, or the
+// closest position known.
+func definitionWhere(t *spec.Tool, ptr string) string {
+	pos := t.Pos(ptr)
+	if !pos.IsValid() {
+		pos = t.Pos("")
+	}
+	if !pos.IsValid() {
+		return t.Path()
+	}
+	return fmt.Sprintf("%s:%d:%d", t.Path(), pos.Line, pos.Col)
 }
 
 // detailText renders an error's detail (a traceback, a response body).

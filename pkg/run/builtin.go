@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -65,12 +64,29 @@ type builtinExecutor struct{}
 func init() { Register(spec.EntryBuiltin, builtinExecutor{}) }
 
 func (builtinExecutor) Execute(ctx context.Context, c *Call) (any, error) {
+	h, err := builtinHandler(c)
+	if err != nil {
+		return nil, err
+	}
+	return h(ctx, c)
+}
+
+// Check refuses a handler toolctl does not have.
+func (builtinExecutor) Check(c *Call) error {
+	_, err := builtinHandler(c)
+	return err
+}
+
+func builtinHandler(c *Call) (Handler, error) {
 	name := c.Tool.Entry.Handler
 	handlersMu.RLock()
 	h, ok := handlers[name]
 	handlersMu.RUnlock()
 	if !ok {
-		return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("entry.handler %q is not a builtin handler; use one of %s", name, strings.Join(Handlers(), ", "))}
+		if name == "" {
+			return nil, definitionErrorf("/entry", "a builtin entry needs entry.handler; use one of %s", strings.Join(Handlers(), ", "))
+		}
+		return nil, definitionErrorf("/entry/handler", "entry.handler %q is not a builtin handler; use one of %s", name, strings.Join(Handlers(), ", "))
 	}
-	return h(ctx, c)
+	return h, nil
 }

@@ -52,14 +52,9 @@ func (x commandExecutor) Plan(c *Call) (any, error) {
 // read it as an option (du --files0-from=FILE, git --output=FILE).
 func (commandExecutor) argv(c *Call) ([]string, error) {
 	e := c.Tool.Entry
-	if e == nil || len(e.Command) == 0 {
-		return nil, Errorf(ToolExecutionError, `entry.command is empty; give the program and its arguments as a list, e.g. command: [du, -sk, --, "{path}"]`)
-	}
 	t := NewTemplate(c)
-	for _, ref := range tmpl.Params(e.Command[0]) {
-		if t.isParam(ref.Name) && !t.trusted(ref.Name) {
-			return nil, Errorf(ToolExecutionError, "entry.command[0] %q takes the program to run from parameter %q, so a caller could run any program; name the program in the tool file and pass the parameter as a later argument", e.Command[0], ref.Name)
-		}
+	if err := commandProgramCheck(t); err != nil {
+		return nil, err
 	}
 	argv := make([]string, 0, len(e.Command))
 	options := true // no "--" yet: an argument may still be read as an option
@@ -90,6 +85,34 @@ func (commandExecutor) argv(c *Call) ([]string, error) {
 		return nil, Errorf(ToolExecutionError, "entry.command[0] is empty after substitution; the first element must name the program to run")
 	}
 	return argv, nil
+}
+
+// Check refuses an empty command, a program taken from a parameter, and a
+// program written as a path relative to the tool file that is not there.
+func (commandExecutor) Check(c *Call) error {
+	if err := commandProgramCheck(NewTemplate(c)); err != nil {
+		return err
+	}
+	prog := c.Tool.Entry.Command[0]
+	if len(tmpl.Params(prog)) > 0 || strings.Contains(prog, "${") {
+		return nil // known when it is expanded
+	}
+	return checkProgramPath(c, "/entry/command/0", "entry.command[0]", prog)
+}
+
+// commandProgramCheck refuses an empty command and a program (element 0)
+// that takes a parameter a caller chooses.
+func commandProgramCheck(t *Template) error {
+	e := t.Call.Tool.Entry
+	if e == nil || len(e.Command) == 0 {
+		return definitionErrorf("/entry", `entry.command is empty; give the program and its arguments as a list, e.g. command: [du, -sk, --, "{path}"]`)
+	}
+	for _, ref := range tmpl.Params(e.Command[0]) {
+		if t.isParam(ref.Name) && !t.trusted(ref.Name) {
+			return definitionErrorf("/entry/command/0", "entry.command[0] %q takes the program to run from parameter %q, so a caller could run any program; name the program in the tool file and pass the parameter as a later argument", e.Command[0], ref.Name)
+		}
+	}
+	return nil
 }
 
 // optionCheck refuses a parameter value that would put "-" at the start

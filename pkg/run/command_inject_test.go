@@ -126,7 +126,7 @@ func TestCommandProgramFromParameterRefused(t *testing.T) {
 		for _, input := range []map[string]any{{"prog": "sh"}, {}} {
 			_, err := planArgv(t, injectTool(t, argv), input)
 			var e *Error
-			if !errors.As(err, &e) || e.Kind != ToolExecutionError || !strings.Contains(e.Message, `takes the program to run from parameter "prog"`) {
+			if !errors.As(err, &e) || e.Kind != DefinitionError || e.Pointer != "/entry/command/0" || !strings.Contains(e.Message, `takes the program to run from parameter "prog"`) {
 				t.Errorf("%s %v: got %v", argv, input, err)
 			}
 		}

@@ -36,6 +36,14 @@ const (
 	// (runtime.memory) and was stopped. Not retried: it would use as much
 	// again.
 	MemoryLimitError Kind = "MemoryLimitError"
+	// DefinitionError: the tool cannot run for a reason in its file (no
+	// entry, an unknown entry type or handler, a missing field, a python
+	// module or script next to the tool file that is not there, a
+	// placeholder that names no parameter or that would let a caller pick
+	// the program or the host). Nothing was executed. It is a problem in a
+	// tool file, so `toolctl run` exits 1, the code every command uses for
+	// one, and says where (Error.Pointer).
+	DefinitionError Kind = "DefinitionError"
 )
 
 // Kinds lists every kind in exit-code order.
@@ -44,6 +52,9 @@ var Kinds = []Kind{ValidationError, ToolExecutionError, TimeoutError, NetworkErr
 // ExitCode is the process exit code `toolctl run` uses for a kind. 0, 1 and
 // 2 are the codes every command shares (ok, problems in tool files, usage).
 func (k Kind) ExitCode() int {
+	if k == DefinitionError {
+		return 1
+	}
 	for i, kk := range Kinds {
 		if kk == k {
 			return 3 + i
@@ -84,6 +95,10 @@ type Error struct {
 	Attempts int
 	// Err is the underlying error, if any.
 	Err error
+	// Pointer is, for a DefinitionError, the canonical JSON pointer of the
+	// field at fault in the tool (/entry/url, /entry/command/0); "" for
+	// the tool itself. Tool.Span turns it into a position.
+	Pointer string
 }
 
 func (e *Error) Error() string {
@@ -103,6 +118,11 @@ func (e *Error) Unwrap() error { return e.Err }
 // Errorf returns an *Error of the given kind.
 func Errorf(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// definitionErrorf returns a DefinitionError about the field at ptr.
+func definitionErrorf(ptr, format string, args ...any) *Error {
+	return &Error{Kind: DefinitionError, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
 }
 
 // Wrap returns an *Error of the given kind whose message is msg and whose

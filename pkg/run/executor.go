@@ -2,8 +2,11 @@ package run
 
 import (
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,6 +29,17 @@ type Executor interface {
 // is redacted by the runner.
 type Planner interface {
 	Plan(c *Call) (any, error)
+}
+
+// Checker is implemented by executors that can tell from the tool's file
+// alone that it cannot run: a missing field, a placeholder where a caller
+// could pick the program or the host, a file next to the tool file that
+// is not there. The runner calls Check before it binds and validates the
+// input, for a run and a dry run alike, so a broken definition is a
+// DefinitionError (exit 1, with the field's position) whatever the input.
+// c has no Input yet.
+type Checker interface {
+	Check(c *Call) error
 }
 
 // Call is one attempt's view of a call: the tool, its validated input and
@@ -88,6 +102,23 @@ func (c *Call) Path(p string) string {
 		return p
 	}
 	return filepath.Join(c.Dir, p)
+}
+
+// checkProgramPath refuses a program written (at ptr, named field in
+// messages) as a path relative to the tool file that is not there: the
+// file is part of the tool's definition, like the tool file itself. A bare
+// name (looked up in PATH) and an absolute path are the machine's business
+// and are left to the run.
+func checkProgramPath(c *Call, ptr, field, name string) error {
+	if !hasDir(name) || filepath.IsAbs(name) {
+		return nil
+	}
+	if _, err := os.Stat(c.Path(name)); errors.Is(err, fs.ErrNotExist) {
+		e := definitionErrorf(ptr, "%s program %q does not exist (%s); a path with a slash is relative to the tool file's directory", field, name, c.Path(name))
+		e.Err = err
+		return e
+	}
+	return nil
 }
 
 // hasDir tells whether a program name holds a directory (a slash): a path,

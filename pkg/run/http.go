@@ -441,7 +441,7 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 		method = http.MethodGet
 	}
 
-	if err := httpUnknownPlaceholders(t); err != nil {
+	if err := httpDefinitionCheck(t); err != nil {
 		return nil, err
 	}
 	t.Where = "entry.url"
@@ -542,12 +542,59 @@ func httpMethodHasBody(method string) bool {
 	return true
 }
 
+// Check refuses what httpDefinitionCheck refuses, before any input.
+func (httpExecutor) Check(c *Call) error {
+	return httpDefinitionCheck(NewTemplate(c))
+}
+
+// httpDefinitionCheck refuses, as DefinitionErrors, what no input can
+// mend: no url, a placeholder that names no parameter, and a scheme, user
+// info, port or origin taken from a parameter a caller chooses.
+func httpDefinitionCheck(t *Template) error {
+	e := t.Call.Tool.Entry
+	if e == nil || strings.TrimSpace(e.URL) == "" {
+		return definitionErrorf("/entry", "an http entry needs entry.url: the absolute http or https URL to call, {param} placeholders allowed (url: https://api.example.com/v1/items/{id})")
+	}
+	if err := httpUnknownPlaceholders(t); err != nil {
+		return err
+	}
+	parts := tmpl.SplitURL(e.URL)
+	if !parts.Authority {
+		return httpFixedPart(t, parts.Origin, "scheme and host")
+	}
+	if err := httpFixedPart(t, parts.Scheme, "scheme"); err != nil {
+		return err
+	}
+	if parts.HasUserinfo {
+		if err := httpFixedPart(t, parts.Userinfo, "user name or password"); err != nil {
+			return err
+		}
+	}
+	if parts.HasPort {
+		return httpFixedPart(t, parts.Port, "port")
+	}
+	return nil
+}
+
+// httpFixedPart refuses a part of the url (the scheme, user info, port,
+// or the whole origin as in {base_url}/v1) that takes a parameter a
+// caller chooses: only ${ENV} and parameters the tool file fixes (bound,
+// or an enum) may go there.
+func httpFixedPart(t *Template, p tmpl.Part, what string) error {
+	for _, ref := range tmpl.Params(p.Text) {
+		if t.isParam(ref.Name) && !t.trusted(ref.Name) {
+			return definitionErrorf("/entry/url", "entry.url takes its %s from parameter %q, so a caller could send the request, with the tool's headers and credentials, anywhere; write it in the tool file, use ${ENV}, or bind the parameter (bind: {%s: {env: ...}})", what, ref.Name, ref.Name)
+		}
+	}
+	return nil
+}
+
 // httpUnknownPlaceholders refuses a {name} in the url, a query pair or a
 // header that names no parameter (declared or given): it would be sent as
 // written, a request to /weather/{town} when the parameter is city.
 func httpUnknownPlaceholders(t *Template) error {
 	e := t.Call.Tool.Entry
-	check := func(where, text string) error {
+	check := func(ptr, where, text string) error {
 		for _, ref := range tmpl.Params(text) {
 			if t.isParam(ref.Name) {
 				continue
@@ -556,11 +603,11 @@ func httpUnknownPlaceholders(t *Template) error {
 			if s := spec.Suggest(ref.Name, inputProps(t.Call.Tool).Keys()); s != "" {
 				hint = fmt.Sprintf("did you mean {%s}?", s)
 			}
-			return Errorf(ToolExecutionError, "%s: {%s} names no parameter of the tool, so it would be sent as written; %s", where, ref.Name, hint)
+			return definitionErrorf(ptr, "%s: {%s} names no parameter of the tool, so it would be sent as written; %s", where, ref.Name, hint)
 		}
 		return nil
 	}
-	if err := check("entry.url", e.URL); err != nil {
+	if err := check("/entry/url", "entry.url", e.URL); err != nil {
 		return err
 	}
 	for _, section := range []struct {
@@ -569,11 +616,12 @@ func httpUnknownPlaceholders(t *Template) error {
 	}{{"query", e.Query}, {"headers", e.Headers}} {
 		for i := range section.m.Len() {
 			name, v := section.m.At(i)
-			if err := check("entry."+section.field+"."+name, name); err != nil {
+			ptr := spec.Pointer("entry", section.field, name)
+			if err := check(ptr, "entry."+section.field+"."+name, name); err != nil {
 				return err
 			}
 			if s, ok := v.(string); ok {
-				if err := check("entry."+section.field+"."+name, s); err != nil {
+				if err := check(ptr, "entry."+section.field+"."+name, s); err != nil {
 					return err
 				}
 			}
@@ -594,10 +642,8 @@ func httpExpandURL(t *Template, tmplURL string) (string, string, error) {
 	parts := tmpl.SplitURL(tmplURL)
 	var origin strings.Builder
 	fixed := func(p tmpl.Part, what string, esc func(string) string) error {
-		for _, ref := range tmpl.Params(p.Text) {
-			if t.isParam(ref.Name) && !t.trusted(ref.Name) {
-				return Errorf(ToolExecutionError, "entry.url takes its %s from parameter %q, so a caller could send the request, with the tool's headers and credentials, anywhere; write it in the tool file, use ${ENV}, or bind the parameter (bind: {%s: {env: ...}})", what, ref.Name, ref.Name)
-			}
+		if err := httpFixedPart(t, p, what); err != nil {
+			return err
 		}
 		var s string
 		var err error

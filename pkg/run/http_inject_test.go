@@ -128,7 +128,7 @@ input_schema: {type: object, properties: {p: {type: string}}}
 		for _, in := range []map[string]any{{"p": tc.input}, {}} {
 			_, err := runHTTPTool(t, tool, in, nil)
 			var e *Error
-			if !errors.As(err, &e) || e.Kind != ToolExecutionError || !strings.Contains(e.Message, "entry.url takes its "+tc.what+` from parameter "p"`) {
+			if !errors.As(err, &e) || e.Kind != DefinitionError || e.Pointer != "/entry/url" || !strings.Contains(e.Message, "entry.url takes its "+tc.what+` from parameter "p"`) {
 				t.Errorf("%s %v: got %v", tc.url, in, err)
 			}
 		}

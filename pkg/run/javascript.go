@@ -34,23 +34,31 @@ func (jsExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	return jsCallWorker(ctx, c, src, name)
 }
 
+// Check refuses an entry without code, or whose file cannot be read.
+func (jsExecutor) Check(c *Call) error {
+	_, _, err := jsSource(c)
+	return err
+}
+
 // jsSource returns the code to run and the name positions are reported
 // against: entry.code, or the path written in entry.file.
 func jsSource(c *Call) (src, name string, err error) {
 	e := c.Tool.Entry
 	switch {
 	case e == nil:
-		return "", "", Errorf(ToolExecutionError, "the tool has no entry; a javascript entry needs code or file")
+		return "", "", definitionErrorf("", "the tool has no entry; a javascript entry needs code or file")
 	case e.Code != "":
 		return e.Code, "entry.code", nil
 	case e.File != "":
 		data, err := os.ReadFile(c.Path(e.File))
 		if err != nil {
-			return "", "", Wrap(ToolExecutionError, err, fmt.Sprintf("cannot read entry.file %q (%v); the path is relative to the tool file's directory", e.File, jsPathErr(err)))
+			e := definitionErrorf("/entry/file", "cannot read entry.file %q (%v); the path is relative to the tool file's directory", e.File, jsPathErr(err))
+			e.Err = err
+			return "", "", e
 		}
 		return string(data), e.File, nil
 	}
-	return "", "", Errorf(ToolExecutionError, "a javascript entry needs entry.code (the source) or entry.file (a .js file next to the tool file) defining function execute(input)")
+	return "", "", definitionErrorf("/entry", "a javascript entry needs entry.code (the source) or entry.file (a .js file next to the tool file) defining function execute(input)")
 }
 
 func jsPathErr(err error) error {

@@ -83,6 +83,7 @@ type mcpTarget struct {
 	headers http.Header // extra HTTP headers (entry.headers), ${ENV} expanded
 	argv    []string    // stdio server command when url is ""
 	tool    string      // the tool's name on the server
+	program string      // argv[0] as written (after ${ENV}), before it is made relative to the tool file
 }
 
 // server names the server in messages.
@@ -105,7 +106,7 @@ func IsHTTPURL(s string) bool {
 func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	e := c.Tool.Entry
 	if e == nil {
-		return nil, &Error{Kind: ToolExecutionError, Message: "the tool has no entry; add entry: {type: mcp, server: ..., tool: ...}"}
+		return nil, definitionErrorf("", "the tool has no entry; add entry: {type: mcp, server: ..., tool: ...}")
 	}
 	tpl := &Template{
 		Call:  &Call{Getenv: c.Getenv, Secrets: c.Secrets},
@@ -120,7 +121,7 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	switch {
 	case IsHTTPURL(server):
 		if len(e.ServerArgs) > 0 {
-			return nil, &Error{Kind: ToolExecutionError, Message: "entry.server is a URL, so it takes no arguments; give either a URL or a command"}
+			return nil, definitionErrorf("/entry/server", "entry.server is a URL, so it takes no arguments; give either a URL or a command")
 		}
 		u, err := tpl.Expand(server, nil)
 		if err != nil {
@@ -149,12 +150,12 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	case server != "":
 		argv, err := splitCommandLine(server)
 		if err != nil {
-			return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("entry.server: %v; fix the quoting or write the command as a list", err)}
+			return nil, definitionErrorf("/entry/server", "entry.server: %v; fix the quoting or write the command as a list", err)
 		}
 		t.argv = argv
 	}
 	if len(t.argv) == 0 || t.argv[0] == "" {
-		return nil, &Error{Kind: ToolExecutionError, Message: "entry.server is empty; set it to the command that starts the MCP server (e.g. \"uvx mcp-server-fetch\") or to its http(s) URL"}
+		return nil, definitionErrorf("/entry", "entry.server is empty; set it to the command that starts the MCP server (e.g. \"uvx mcp-server-fetch\") or to its http(s) URL")
 	}
 	for i, a := range t.argv {
 		x, err := tpl.Expand(a, nil)
@@ -165,10 +166,25 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	}
 	// A relative program path is relative to the tool file, like every
 	// other path in an entry; a bare name is looked up in PATH.
+	t.program = t.argv[0]
 	if hasDir(t.argv[0]) {
 		t.argv[0] = c.Path(t.argv[0])
 	}
 	return t, nil
+}
+
+// Check resolves the entry as Execute does, without starting anything: a
+// server program written as a path relative to the tool file must be
+// there.
+func (mcpExecutor) Check(c *Call) error {
+	t, err := mcpTargetFor(c)
+	if err != nil {
+		return err
+	}
+	if t.url != "" {
+		return nil
+	}
+	return checkProgramPath(c, "/entry/server", "entry.server", t.program)
 }
 
 // Plan describes the call for --dry-run without starting anything.

@@ -587,7 +587,7 @@ func TestMCPSplitCommandLine(t *testing.T) {
 func TestMCPEmptyServer(t *testing.T) {
 	c, _ := mcpTestCall(&spec.Entry{Server: "  ", Tool: "x"}, nil, nil)
 	_, err := mcpExec(t, context.Background(), c)
-	wantMCPError(t, err, ToolExecutionError, "entry.server is empty")
+	wantMCPError(t, err, DefinitionError, "entry.server is empty")
 }
 
 // TestMCPResultAsSent: the result of an mcp entry is the server's

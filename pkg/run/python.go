@@ -44,10 +44,10 @@ type pythonSetup struct {
 func pythonResolve(c *Call) (*pythonSetup, error) {
 	e := c.Tool.Entry
 	if e == nil || e.Module == "" {
-		return nil, Errorf(ToolExecutionError, "a python entry needs entry.module (the module to import, e.g. slugify for slugify.py) and entry.function")
+		return nil, definitionErrorf("/entry", "a python entry needs entry.module (the module to import, e.g. slugify for slugify.py) and entry.function")
 	}
 	if e.Function == "" {
-		return nil, Errorf(ToolExecutionError, "a python entry needs entry.function: the function of module %s to call with the input", e.Module)
+		return nil, definitionErrorf("/entry", "a python entry needs entry.function: the function of module %s to call with the input", e.Module)
 	}
 	s := &pythonSetup{module: e.Module, function: e.Function}
 	switch {
@@ -79,18 +79,93 @@ func pythonResolve(c *Call) (*pythonSetup, error) {
 	return s, nil
 }
 
-// Plan names the interpreter, the import path, the module and function.
+// Check refuses an entry without module or function, an entry.path that
+// is not a directory, and an interpreter written as a path relative to
+// the tool file that is not there. Whether the module can be imported is
+// for python to say (it may be installed): when it cannot, the call is a
+// DefinitionError too (toolError).
+func (pythonExecutor) Check(c *Call) error {
+	s, err := pythonResolve(c)
+	if err != nil {
+		return err
+	}
+	if e := c.Tool.Entry; e.Path != "" {
+		if fi, err := os.Stat(s.path); err != nil || !fi.IsDir() {
+			why := "is not a directory"
+			if err != nil {
+				why = "does not exist"
+			}
+			return definitionErrorf("/entry/path", "entry.path %q (%s) %s; it names the directory holding %s.py, relative to the tool file", e.Path, s.shown, why, strings.ReplaceAll(e.Module, ".", "/"))
+		}
+	}
+	if e := c.Tool.Entry; e.Interpreter != "" {
+		return checkProgramPath(c, "/entry/interpreter", "entry.interpreter", e.Interpreter)
+	}
+	return nil
+}
+
+// Plan names the interpreter, the import path, the module and function,
+// and the file the module's top-level package is imported from: a module
+// the interpreter cannot find is the DefinitionError a run would give.
+// Whether the function exists is only known by importing the module,
+// which runs its code, so a dry run does not.
 func (pythonExecutor) Plan(c *Call) (any, error) {
 	s, err := pythonResolve(c)
 	if err != nil {
 		return nil, err
 	}
-	plan := spec.NewMap(4)
+	plan := spec.NewMap(5)
 	plan.Set("interpreter", s.prog)
 	plan.Set("path", s.path)
 	plan.Set("module", s.module)
 	plan.Set("function", s.function)
+	origin, found, ok := s.findModule()
+	switch {
+	case ok && !found:
+		top, _, _ := strings.Cut(s.module, ".")
+		em := spec.NewMap(3)
+		em.Set("type", "ModuleNotFoundError")
+		em.Set("message", "No module named '"+top+"'") // as python says it
+		em.Set("phase", "module_not_found")
+		return nil, s.toolError(em)
+	case ok:
+		plan.Set("file", origin)
+	}
 	return plan, nil
+}
+
+// pythonFindModule prints where the top-level package of a module would
+// be imported from, with sys.path as the runner sets it, or nothing when
+// it would not be found. It imports nothing: find_spec of a top-level
+// name only asks the finders.
+const pythonFindModule = `import importlib.util, sys
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+sys.path.insert(0, sys.argv[1])
+s = importlib.util.find_spec(sys.argv[2])
+if s is None:
+    print("")
+elif s.origin and s.origin != "namespace":
+    print(s.origin)
+else:
+    print(next(iter(s.submodule_search_locations or []), "?"))
+`
+
+// findModule asks the interpreter where the module's top-level package is
+// (origin), and whether it is found at all; ok is false when the
+// interpreter could not say (not installed, failed): the run will.
+func (s *pythonSetup) findModule() (origin string, found, ok bool) {
+	top, _, _ := strings.Cut(s.module, ".")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.prog, "-c", pythonFindModule, s.path, top)
+	cmd.Env = append(os.Environ(), "PYTHONIOENCODING=utf-8", "PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", false, false
+	}
+	origin = strings.TrimSpace(string(out))
+	return origin, origin != "", true
 }
 
 func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
@@ -247,6 +322,12 @@ func (s *pythonSetup) toolError(em *spec.Map) error {
 		}
 	}
 	e := Errorf(ToolExecutionError, "%s", text)
+	switch phase {
+	case "module_not_found": // the file entry.module names is not there
+		e.Kind, e.Pointer = DefinitionError, "/entry/module"
+	case "function": // the module has no such function
+		e.Kind, e.Pointer = DefinitionError, "/entry/function"
+	}
 	if tb := str("traceback"); tb != "" {
 		e.Detail = pythonTracebackTail(tb)
 	}

@@ -189,7 +189,11 @@ func TestPythonCallProblems(t *testing.T) {
 			c.Tool.InputSchema = schema
 		}
 		_, e := pyRun(t, c, 20*time.Second)
-		if e == nil || e.Kind != ToolExecutionError || !strings.Contains(e.Message, tc.want) {
+		want := ToolExecutionError
+		if tc.fn == "missing_function" || tc.fn == "not_callable" {
+			want = DefinitionError // entry.function names no function of the module
+		}
+		if e == nil || e.Kind != want || !strings.Contains(e.Message, tc.want) {
 			t.Errorf("%s: got %v", tc.fn, e)
 		}
 	}
@@ -199,13 +203,13 @@ func TestPythonModuleNotFound(t *testing.T) {
 	c, _ := pyTestCall(t, pyModule, "single", nil)
 	c.Tool.Entry.Module = "nosuchmodule"
 	_, e := pyRun(t, c, 20*time.Second)
-	if e == nil || e.Kind != ToolExecutionError || !strings.Contains(e.Message, "cannot import module nosuchmodule from "+filepath.Join(c.Dir, "scripts")) {
+	if e == nil || e.Kind != DefinitionError || e.Pointer != "/entry/module" || !strings.Contains(e.Message, "cannot import module nosuchmodule from "+filepath.Join(c.Dir, "scripts")) {
 		t.Fatalf("got %v", e)
 	}
 	// A dependency missing inside the module is not the module missing.
 	c, _ = pyTestCall(t, "import nosuchdependency\ndef f():\n    return 1\n", "f", nil)
 	_, e = pyRun(t, c, 20*time.Second)
-	if e == nil || !strings.Contains(e.Message, "importing module mod from") || !strings.Contains(e.Message, "ModuleNotFoundError: No module named 'nosuchdependency'") {
+	if e == nil || e.Kind != ToolExecutionError || !strings.Contains(e.Message, "importing module mod from") || !strings.Contains(e.Message, "ModuleNotFoundError: No module named 'nosuchdependency'") {
 		t.Fatalf("got %v", e)
 	}
 }

@@ -222,6 +222,12 @@ func (p Policy) Delay(n int, jitter float64) time.Duration {
 // Prepare resolves bound parameters, applies defaults and validates the
 // input; the returned Call is ready for an executor. Nothing is executed.
 func (r *Runner) Prepare(t *spec.Tool, input map[string]any) (*Call, error) {
+	c := r.newCall(t)
+	return c, r.setInput(c, input)
+}
+
+// newCall is a call of t without its input.
+func (r *Runner) newCall(t *spec.Tool) *Call {
 	c := &Call{
 		Tool:    t,
 		Getenv:  r.getenv(),
@@ -235,34 +241,57 @@ func (r *Runner) Prepare(t *spec.Tool, input map[string]any) (*Call, error) {
 	if p := t.Path(); p != "" {
 		c.Dir = filepath.Dir(p)
 	}
+	return c
+}
+
+// setInput binds, fills defaults and validates input as c's.
+func (r *Runner) setInput(c *Call, input map[string]any) error {
+	t := c.Tool
 	in := make(map[string]any, len(input)+len(t.Bind))
 	for k, v := range input {
 		in[k] = v
 	}
 	if err := r.bind(c, t, in); err != nil {
-		return c, r.finishErr(c, err, 0)
+		return r.finishErr(c, err, 0)
 	}
 	applyDefaults(t, in)
 	c.Input = in
 	if err := r.validate(t, in); err != nil {
-		return c, r.finishErr(c, err, 0)
+		return r.finishErr(c, err, 0)
 	}
-	return c, nil
+	return nil
+}
+
+// setup is what a run and a dry run do first: find t's executor and check
+// t's definition (a DefinitionError, whatever the input), then bind and
+// validate the input (Prepare).
+func (r *Runner) setup(t *spec.Tool, input map[string]any) (Executor, *Call, error) {
+	c := r.newCall(t)
+	exec, err := r.executor(t)
+	if err == nil {
+		if ck, ok := exec.(Checker); ok {
+			err = ck.Check(c)
+		}
+	}
+	if err != nil {
+		return nil, c, r.finishErr(c, err, 0)
+	}
+	if err := r.setInput(c, input); err != nil {
+		return nil, c, err
+	}
+	return exec, c, nil
 }
 
 // Run calls t with input and returns its result or an *Error.
 func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*Result, error) {
 	start := time.Now()
-	c, err := r.Prepare(t, input)
+	exec, c, err := r.setup(t, input)
 	if err != nil {
+		flushStderr(c)
 		r.emit(Event{Type: EventFinish, Tool: t.Name, Elapsed: time.Since(start), Err: AsError(err)})
 		return nil, err
 	}
 	defer flushStderr(c)
-	exec, err := r.executor(t)
-	if err != nil {
-		return nil, r.finishErr(c, err, 0)
-	}
 	p := r.PolicyFor(t)
 	c.Timeout = p.Timeout
 	c.Memory, c.MemoryFrom = p.Memory, p.MemoryFrom
@@ -303,13 +332,9 @@ func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*
 // Plan describes what a call would do (--dry-run): the validated input and,
 // for executors that can tell, the request or argv. Secrets are redacted.
 func (r *Runner) Plan(t *spec.Tool, input map[string]any) (map[string]any, error) {
-	c, err := r.Prepare(t, input)
+	exec, c, err := r.setup(t, input)
 	if err != nil {
 		return nil, err
-	}
-	exec, err := r.executor(t)
-	if err != nil {
-		return nil, r.finishErr(c, err, 0)
 	}
 	p := r.PolicyFor(t)
 	plan := map[string]any{
@@ -390,14 +415,14 @@ func (r *Runner) finishErr(c *Call, err error, attempts int) *Error {
 func (r *Runner) executor(t *spec.Tool) (Executor, error) {
 	kind := t.EntryKind()
 	if kind == "" {
-		return nil, &Error{Kind: ToolExecutionError, Message: "the tool has no entry, so it cannot run; add entry: {type: ...} (toolctl schema lists the types)"}
+		return nil, definitionErrorf("", "the tool has no entry; add entry: {type: ...} saying how it runs (toolctl schema lists the types)")
 	}
 	exec, ok := r.executors[kind]
 	if !ok {
 		exec, ok = ExecutorFor(kind)
 	}
 	if !ok {
-		return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("entry.type %q cannot run: toolctl runs %s", kind, strings.Join(spec.EntryTypes, ", "))}
+		return nil, definitionErrorf("/entry/type", "entry.type %q is not a type toolctl runs; use one of %s", kind, strings.Join(spec.EntryTypes, ", "))
 	}
 	return exec, nil
 }
