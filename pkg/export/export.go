@@ -1,9 +1,9 @@
 // Package export turns canonical tools into what each LLM API (or prompt)
 // takes: OpenAI Chat Completions and Responses, Anthropic, Gemini, MCP, a
 // bare JSON Schema, a prompt text and the canonical YAML file. One file per
-// format; this file holds what they share: options, name mapping, bound
-// parameters, strict refusals and the assembly of one document or one file
-// per tool.
+// format and one row of the formats table; this file holds the table and
+// what the formats share: options, name mapping, bound parameters, strict
+// refusals and the assembly of one document or one file per tool.
 //
 // Output is deterministic: schemas keep their source key order (OpenAI
 // emits arguments in schema key order) and are never round-tripped through
@@ -11,7 +11,6 @@
 package export
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,11 +34,82 @@ const (
 	YAML            Format = "yaml"
 )
 
+// formatDef is one export format: everything the shared code needs to
+// know about it. Adding a format is one file (its converter and document
+// encoder) and one row of formats.
+type formatDef struct {
+	Name Format
+	// Target is the compat target whose name rules the format follows
+	// (and whose strict-mode rules --strict applies); "" for formats no
+	// provider reads, whose names are not mapped.
+	Target string
+	// Provider names the target in the rename warning.
+	Provider string
+	// NameRule restates the target's name syntax for the rename warning.
+	NameRule string
+	// Strict tells whether --strict applies.
+	Strict bool
+	// Ext is the extension of the per-tool files of -o DIR/.
+	Ext string
+	// Convert builds one tool's element of the document, exported under
+	// name; problems refuse the tool.
+	Convert func(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem)
+	// Document encodes all the elements as one output.
+	Document func(r *Result) ([]byte, error)
+	// File encodes one tool's element as its own file.
+	File func(v any) ([]byte, error)
+	// SetWarnings reports the request-wide limits over the exported tools
+	// (nil: none). They depend on which tools are sent together, so they
+	// warn rather than refuse.
+	SetWarnings func(items []Item) []Warning
+}
+
+// The name syntax OpenAI's two APIs share.
+const openAINameRule = "names allow only a-z, A-Z, 0-9, _ and -, at most 64"
+
+// formats is every format, in documentation order.
+var formats = []formatDef{
+	{Name: OpenAI, Target: compat.OpenAI, Provider: "OpenAI", NameRule: openAINameRule, Strict: true, Ext: ".json",
+		Convert: openAIChatTool, Document: jsonArray, File: jsonFile, SetWarnings: openAISetWarnings},
+	{Name: OpenAIResponses, Target: compat.OpenAI, Provider: "OpenAI", NameRule: openAINameRule, Strict: true, Ext: ".json",
+		Convert: openAIResponsesTool, Document: jsonArray, File: jsonFile, SetWarnings: openAISetWarnings},
+	{Name: Anthropic, Target: compat.Anthropic, Provider: "Anthropic", NameRule: "names allow only a-z, A-Z, 0-9, _ and -, at most 128", Strict: true, Ext: ".json",
+		Convert: anthropicTool, Document: jsonArray, File: jsonFile, SetWarnings: anthropicSetWarnings},
+	{Name: Gemini, Target: compat.Gemini, Provider: "Gemini", NameRule: "names start with a letter or _ and allow a-z, A-Z, 0-9, _ . : and -, at most 128", Ext: ".json",
+		Convert: geminiTool, Document: geminiDocument, File: jsonFile},
+	{Name: MCP, Target: compat.MCP, Provider: "MCP", NameRule: "names allow only a-z, A-Z, 0-9, _ - and ., at most 128", Ext: ".json",
+		Convert: mcpTool, Document: mcpDocument, File: jsonFile},
+	{Name: JSONSchema, Ext: ".json", Convert: jsonSchemaTool, Document: jsonSchemaDocument, File: jsonFile},
+	{Name: Prompt, Ext: ".txt", Convert: promptTool, Document: promptDocument, File: textFile},
+	{Name: YAML, Ext: ".yaml", Convert: yamlTool, Document: yamlDocument, File: spec.MarshalYAMLDoc},
+}
+
+// lookup returns the row of f, or nil for an unknown format.
+func lookup(f Format) *formatDef {
+	for i := range formats {
+		if formats[i].Name == f {
+			return &formats[i]
+		}
+	}
+	return nil
+}
+
+// formatNames lists the formats of the rows keep accepts, in table order.
+func formatNames(keep func(*formatDef) bool) []Format {
+	var out []Format
+	for i := range formats {
+		if keep(&formats[i]) {
+			out = append(out, formats[i].Name)
+		}
+	}
+	return out
+}
+
 // Formats lists every format in documentation order.
-var Formats = []Format{OpenAI, OpenAIResponses, Anthropic, Gemini, MCP, JSONSchema, Prompt, YAML}
+var Formats = formatNames(func(*formatDef) bool { return true })
 
 // StrictFormats are the formats --strict applies to.
-var StrictFormats = []Format{OpenAI, OpenAIResponses, Anthropic}
+var StrictFormats = formatNames(func(d *formatDef) bool { return d.Strict })
 
 // Options selects a format and its variants.
 type Options struct {
@@ -89,22 +159,6 @@ func formatList(fs []Format) string {
 		s[i] = string(f)
 	}
 	return strings.Join(s, ", ")
-}
-
-// target is the compat target whose name and schema rules the format
-// follows ("" for formats with no provider rules).
-func (o Options) target() string {
-	switch o.Format {
-	case OpenAI, OpenAIResponses:
-		return compat.OpenAI
-	case Anthropic:
-		return compat.Anthropic
-	case Gemini:
-		return compat.Gemini
-	case MCP:
-		return compat.MCP
-	}
-	return ""
 }
 
 // Warning is something the user should know about an export that still
@@ -206,6 +260,7 @@ func Build(tools []*spec.Tool, opts Options) (*Result, error) {
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
+	d := lookup(opts.Format)
 	r := &Result{Options: opts}
 	var problems []Problem
 	byName := map[string]*spec.Tool{}
@@ -217,7 +272,7 @@ func Build(tools []*spec.Tool, opts Options) (*Result, error) {
 			continue
 		}
 		byName[name] = t
-		v, ws, ps := convert(t, name, opts)
+		v, ws, ps := d.Convert(t, name, opts)
 		r.Warnings = append(r.Warnings, ws...)
 		if len(ps) > 0 {
 			problems = append(problems, ps...)
@@ -228,48 +283,24 @@ func Build(tools []*spec.Tool, opts Options) (*Result, error) {
 	if len(problems) > 0 {
 		return nil, &Error{Problems: problems}
 	}
-	r.Warnings = append(r.Warnings, setWarnings(r.Items, opts)...)
-	return r, nil
-}
-
-// convert builds one tool's element.
-func convert(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem) {
-	switch opts.Format {
-	case OpenAI, OpenAIResponses:
-		return openAITool(t, name, opts)
-	case Anthropic:
-		return anthropicTool(t, name, opts)
-	case Gemini:
-		v, ws := geminiTool(t, name, opts.Legacy)
-		return v, ws, nil
-	case MCP:
-		v, ws := mcpTool(t, name)
-		return v, ws, nil
-	case JSONSchema:
-		return InputSchema(t), nil, nil
-	case Prompt:
-		if opts.Level == 2 {
-			return ToolInfo(t), nil, nil
-		}
-		return ManifestLine(t), nil, nil
-	case YAML:
-		return t.ToMap(), nil, nil
+	if d.SetWarnings != nil {
+		r.Warnings = append(r.Warnings, d.SetWarnings(r.Items)...)
 	}
-	return nil, nil, nil
+	return r, nil
 }
 
 // exportName maps a name the target forbids to one it accepts, with a
 // warning that shows the mapping; an advisory name problem (Gemini's
 // dots, colons and dashes) is a warning only.
 func exportName(t *spec.Tool, opts Options) (string, []Warning) {
-	target := opts.target()
-	if target == "" {
+	d := lookup(opts.Format)
+	if d == nil || d.Target == "" {
 		return t.Name, nil
 	}
 	var ws []Warning
 	mapped := false
 	rule := ""
-	for _, p := range compat.NameProblems(target, t.Name) {
+	for _, p := range compat.NameProblems(d.Target, t.Name) {
 		if t.Name == "" {
 			p.Rule = "name-required" // lint's finding for an empty name
 		}
@@ -282,39 +313,10 @@ func exportName(t *spec.Tool, opts Options) (string, []Warning) {
 	if !mapped {
 		return t.Name, ws
 	}
-	name := compat.MapName(target, t.Name)
-	ws = append(ws, Warning{Tool: t.Name, Message: fmt.Sprintf("renamed for %s: %s → %s (%s)", providerName(opts.Format), t.Name, name, nameRule(target)),
+	name := compat.MapName(d.Target, t.Name)
+	ws = append(ws, Warning{Tool: t.Name, Message: fmt.Sprintf("renamed for %s: %s → %s (%s)", d.Provider, t.Name, name, d.NameRule),
 		Rule: rule, Source: t, Places: []Place{{Pointer: "/name"}}})
 	return name, ws
-}
-
-// nameRule restates a target's name syntax for the rename warning.
-func nameRule(target string) string {
-	switch target {
-	case compat.OpenAI:
-		return "names allow only a-z, A-Z, 0-9, _ and -, at most 64"
-	case compat.Anthropic:
-		return "names allow only a-z, A-Z, 0-9, _ and -, at most 128"
-	case compat.Gemini:
-		return "names start with a letter or _ and allow a-z, A-Z, 0-9, _ . : and -, at most 128"
-	case compat.MCP:
-		return "names allow only a-z, A-Z, 0-9, _ - and ., at most 128"
-	}
-	return ""
-}
-
-func providerName(f Format) string {
-	switch f {
-	case OpenAI, OpenAIResponses:
-		return "OpenAI"
-	case Anthropic:
-		return "Anthropic"
-	case Gemini:
-		return "Gemini"
-	case MCP:
-		return "MCP"
-	}
-	return string(f)
 }
 
 func collision(prev, t *spec.Tool, name string) Problem {
@@ -382,46 +384,31 @@ func unboundParams(t *spec.Tool, params *spec.Map) *spec.Map {
 // by tool name; for prompt the lines (level 1) or texts (level 2); for yaml
 // the tool file itself when there is one tool, else a YAML list of tools.
 func (r *Result) Document() ([]byte, error) {
+	d := lookup(r.Options.Format)
+	if d == nil {
+		return nil, fmt.Errorf("unknown format %q", r.Options.Format)
+	}
+	return d.Document(r)
+}
+
+// values lists the elements of the exported tools.
+func (r *Result) values() []any {
 	values := make([]any, len(r.Items))
 	for i, it := range r.Items {
 		values[i] = it.Value
 	}
-	switch r.Options.Format {
-	case OpenAI, OpenAIResponses, Anthropic:
-		return spec.MarshalJSONIndent(values)
-	case MCP:
-		if r.Options.Envelope {
-			return spec.MarshalJSONIndent(mcpEnvelope(values))
-		}
-		return spec.MarshalJSONIndent(values)
-	case Gemini:
-		return spec.MarshalJSONIndent(geminiDocument(values))
-	case JSONSchema:
-		if len(r.Items) == 1 {
-			return spec.MarshalJSONIndent(r.Items[0].Value)
-		}
-		m := spec.NewMap(len(r.Items))
-		for _, it := range r.Items {
-			m.Set(it.Name, it.Value)
-		}
-		return spec.MarshalJSONIndent(m)
-	case Prompt:
-		var b bytes.Buffer
-		for i, it := range r.Items {
-			if i > 0 && r.Options.Level == 2 {
-				b.WriteString("\n")
-			}
-			b.WriteString(it.Value.(string))
-		}
-		return b.Bytes(), nil
-	case YAML:
-		if len(r.Items) == 1 {
-			return spec.MarshalYAMLDoc(r.Items[0].Value)
-		}
-		return spec.MarshalYAMLDoc(values)
-	}
-	return nil, fmt.Errorf("unknown format %q", r.Options.Format)
+	return values
 }
+
+// jsonArray is the document of the formats that take a JSON array of
+// tools.
+func jsonArray(r *Result) ([]byte, error) {
+	return spec.MarshalJSONIndent(r.values())
+}
+
+// jsonFile and textFile encode one tool's element as its own file.
+func jsonFile(v any) ([]byte, error) { return spec.MarshalJSONIndent(v) }
+func textFile(v any) ([]byte, error) { return []byte(v.(string)), nil }
 
 // File is one file of a per-tool export.
 type File struct {
@@ -434,11 +421,8 @@ type File struct {
 
 // Ext is the file extension of a format's per-tool files.
 func (o Options) Ext() string {
-	switch o.Format {
-	case Prompt:
-		return ".txt"
-	case YAML:
-		return ".yaml"
+	if d := lookup(o.Format); d != nil {
+		return d.Ext
 	}
 	return ".json"
 }
@@ -448,6 +432,10 @@ func (o Options) Ext() string {
 // tool, one schema, one prompt text, one tool file). File names that
 // collide are an error naming both tools.
 func (r *Result) Files() ([]File, error) {
+	d := lookup(r.Options.Format)
+	if d == nil {
+		return nil, fmt.Errorf("unknown format %q", r.Options.Format)
+	}
 	out := make([]File, 0, len(r.Items))
 	seen := map[string]*spec.Tool{}
 	for _, it := range r.Items {
@@ -458,18 +446,7 @@ func (r *Result) Files() ([]File, error) {
 				Message: fmt.Sprintf("tool %q and tool %q would both be written to %s; rename one of them", prev.Name, it.Tool.Name, name)}}}
 		}
 		seen[key] = it.Tool
-		var data []byte
-		var err error
-		switch v := it.Value.(type) {
-		case string:
-			data = []byte(v)
-		default:
-			if r.Options.Format == YAML {
-				data, err = spec.MarshalYAMLDoc(v)
-			} else {
-				data, err = spec.MarshalJSONIndent(v)
-			}
-		}
+		data, err := d.File(it.Value)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: %v", it.Tool.Name, err)
 		}
@@ -494,21 +471,4 @@ func FileName(name string) string {
 		return "tool"
 	}
 	return b.String()
-}
-
-// setWarnings are the request-wide limits: they depend on which tools are
-// sent together, so they warn rather than refuse.
-func setWarnings(items []Item, opts Options) []Warning {
-	var ws []Warning
-	switch opts.Format {
-	case OpenAI, OpenAIResponses:
-		if len(items) > compat.OpenAIMaxTools {
-			first := items[compat.OpenAIMaxTools].Tool
-			ws = append(ws, Warning{Message: fmt.Sprintf("%d tools in one export; OpenAI accepts at most %d tools in one request: split the set, or send a subset per request", len(items), compat.OpenAIMaxTools),
-				Rule: "openai-tool-count", Source: first, Places: []Place{{Pointer: "/name"}}})
-		}
-	case Anthropic:
-		ws = append(ws, anthropicSetWarnings(items)...)
-	}
-	return ws
 }

@@ -18,7 +18,7 @@ import (
 // is the default; --legacy emits parameters for endpoints and SDKs that
 // only know the older form. Both are left out for a tool without
 // parameters: "For function with no parameters, this can be left unset."
-func geminiTool(t *spec.Tool, name string, legacy bool) (any, []Warning) {
+func geminiTool(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem) {
 	var ws []Warning
 	m := spec.NewMap(3)
 	m.Set("name", name)
@@ -30,15 +30,15 @@ func geminiTool(t *spec.Tool, name string, legacy bool) (any, []Warning) {
 	}
 	s := InputSchema(t)
 	if noParameters(s) {
-		return m, ws
+		return m, ws, nil
 	}
-	if !legacy {
+	if !opts.Legacy {
 		// Gemini ignores some keywords; compat says which (advisory).
 		for _, p := range compat.SchemaProblems(compat.Gemini, s, nil) {
 			ws = append(ws, problemWarning(t, p, "/input_schema"+p.Pointer))
 		}
 		m.Set("parametersJsonSchema", s)
-		return m, ws
+		return m, ws, nil
 	}
 	l := &openAPI{root: s}
 	m.Set("parameters", l.convert(s, "", 0, nil))
@@ -48,14 +48,14 @@ func geminiTool(t *spec.Tool, name string, legacy bool) (any, []Warning) {
 	for _, p := range l.problems {
 		ws = append(ws, Warning{Tool: t.Name, Message: p})
 	}
-	return m, ws
+	return m, ws, nil
 }
 
 // geminiDocument wraps the declarations in one Tool object.
-func geminiDocument(decls []any) *spec.Map {
+func geminiDocument(r *Result) ([]byte, error) {
 	m := spec.NewMap(1)
-	m.Set("functionDeclarations", decls)
-	return m
+	m.Set("functionDeclarations", r.values())
+	return spec.MarshalJSONIndent(m)
 }
 
 // noParameters tells whether a schema is an object schema that declares

@@ -11,7 +11,7 @@ import (
 // inputSchema: {type: "object", ...}, outputSchema?: {type: "object", ...},
 // annotations?, _meta?}; ListToolsResult is {tools: Tool[], nextCursor?}.
 // Later revisions keep these fields.
-func mcpTool(t *spec.Tool, name string) (any, []Warning) {
+func mcpTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Problem) {
 	var ws []Warning
 	m := spec.NewMap(7)
 	m.Set("name", name)
@@ -53,7 +53,7 @@ func mcpTool(t *spec.Tool, name string) (any, []Warning) {
 	if meta, ok := t.Extensions.Get("_meta"); ok {
 		m.Set("_meta", spec.CloneValue(meta))
 	}
-	return m, ws
+	return m, ws, nil
 }
 
 // MCPTool returns t as one MCP Tool object.
@@ -62,9 +62,13 @@ func MCPTool(t *spec.Tool) (*spec.Map, []Warning) {
 	return m, ws
 }
 
-// mcpEnvelope shapes the tools as a tools/list result.
-func mcpEnvelope(tools []any) *spec.Map {
+// mcpDocument is the array of tools, or with Envelope a tools/list
+// result.
+func mcpDocument(r *Result) ([]byte, error) {
+	if !r.Options.Envelope {
+		return jsonArray(r)
+	}
 	m := spec.NewMap(1)
-	m.Set("tools", tools)
-	return m
+	m.Set("tools", r.values())
+	return spec.MarshalJSONIndent(m)
 }

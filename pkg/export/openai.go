@@ -24,13 +24,25 @@ import (
 // while Chat Completions requests remain non-strict by default"
 // (https://platform.openai.com/docs/guides/function-calling), so leaving it
 // out would mean different things in the two APIs.
-func openAITool(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem) {
+func openAIChatTool(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem) {
+	return openAITool(t, name, opts, false)
+}
+
+// openAIResponsesTool is a Responses API tool: the function's fields at
+// the top level.
+func openAIResponsesTool(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem) {
+	return openAITool(t, name, opts, true)
+}
+
+// openAITool builds a Chat Completions tool, or with flat a Responses API
+// one.
+func openAITool(t *spec.Tool, name string, opts Options, flat bool) (any, []Warning, []Problem) {
 	params, strict, ws, ps := strictInput(t, strictOpenAI, opts)
 	if len(ps) > 0 {
 		return nil, ws, ps
 	}
 	fn := spec.NewMap(5)
-	if opts.Format == OpenAIResponses {
+	if flat {
 		fn.Set("type", "function")
 	}
 	fn.Set("name", name)
@@ -39,7 +51,7 @@ func openAITool(t *spec.Tool, name string, opts Options) (any, []Warning, []Prob
 	}
 	fn.Set("parameters", params)
 	fn.Set("strict", strict)
-	if opts.Format == OpenAIResponses {
+	if flat {
 		return fn, ws, nil
 	}
 	out := spec.NewMap(2)
@@ -56,14 +68,29 @@ func OpenAITool(t *spec.Tool, strict bool) (*spec.Map, []Warning, error) {
 
 // one exports a single tool under the target's name for it.
 func one(t *spec.Tool, opts Options) (*spec.Map, []Warning, error) {
+	d := lookup(opts.Format)
+	if d == nil {
+		return nil, nil, fmt.Errorf("unknown format %q", opts.Format)
+	}
 	name, ws := exportName(t, opts)
-	v, ws2, ps := convert(t, name, opts)
+	v, ws2, ps := d.Convert(t, name, opts)
 	ws = append(ws, ws2...)
 	if len(ps) > 0 {
 		return nil, ws, &Error{Problems: ps}
 	}
 	m, _ := v.(*spec.Map)
 	return m, ws, nil
+}
+
+// openAISetWarnings is the request-wide tool count: it depends on which
+// tools are sent together, so it warns.
+func openAISetWarnings(items []Item) []Warning {
+	if len(items) <= compat.OpenAIMaxTools {
+		return nil
+	}
+	first := items[compat.OpenAIMaxTools].Tool
+	return []Warning{{Message: fmt.Sprintf("%d tools in one export; OpenAI accepts at most %d tools in one request: split the set, or send a subset per request", len(items), compat.OpenAIMaxTools),
+		Rule: "openai-tool-count", Source: first, Places: []Place{{Pointer: "/name"}}}}
 }
 
 // strictInput returns the input schema to export and whether the tool is

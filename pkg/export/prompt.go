@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -16,6 +17,27 @@ import (
 // get_tool_info tool returns for one tool — description, detail, triggers,
 // parameters, examples, warnings, prerequisites, related tools and
 // workflow. Plain Markdown-ish text, bound parameters left out.
+
+// promptTool is a tool's Level 1 line, or with Level 2 its full text.
+func promptTool(t *spec.Tool, _ string, opts Options) (any, []Warning, []Problem) {
+	if opts.Level == 2 {
+		return ToolInfo(t), nil, nil
+	}
+	return ManifestLine(t), nil, nil
+}
+
+// promptDocument is the lines (level 1), or the texts separated by a blank
+// line (level 2).
+func promptDocument(r *Result) ([]byte, error) {
+	var b bytes.Buffer
+	for i, it := range r.Items {
+		if i > 0 && r.Options.Level == 2 {
+			b.WriteString("\n")
+		}
+		b.WriteString(it.Value.(string))
+	}
+	return b.Bytes(), nil
+}
 
 // Manifest is the Level 1 text of tools: one "name — description" line
 // each.
