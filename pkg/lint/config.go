@@ -203,7 +203,7 @@ func (p configParser) globs(n *yaml.Node, field string) ([]string, error) {
 func (p configParser) severities(n *yaml.Node, field string) (map[string]Severity, error) {
 	out := map[string]Severity{}
 	err := p.mapping(n, field, nil, func(key string, k, v *yaml.Node) error {
-		if _, ok := registry[key]; !ok {
+		if _, ok := Lookup(key); !ok {
 			msg := fmt.Sprintf("%s: unknown rule %q", field, key)
 			if s := spec.Suggest(key, RuleIDs()); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)

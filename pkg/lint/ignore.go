@@ -55,8 +55,8 @@ func applyIgnores(set *spec.Set, fs []Finding, cfg *Config) []Finding {
 			out = append(out, f)
 		}
 	}
-	unusedSev, unusedOn := cfg.enabled(registry[IgnoreUnusedID])
-	reasonSev, reasonOn := cfg.enabled(registry[IgnoreNoReasonID])
+	unusedSev, unusedOn := cfg.enabled(ruleIgnoreUnused)
+	reasonSev, reasonOn := cfg.enabled(ruleIgnoreNoReason)
 	for file, ds := range byFile {
 		for _, d := range ds {
 			kind := ignoreMarker
@@ -76,7 +76,7 @@ func applyIgnores(set *spec.Set, fs []Finding, cfg *Config) []Finding {
 				continue
 			}
 			for i, id := range d.rules {
-				rule, known := registry[id]
+				rule, known := Lookup(id)
 				switch {
 				case !known:
 					msg := "# " + kind + " names unknown rule \"" + id + "\""

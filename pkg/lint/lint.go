@@ -1,6 +1,7 @@
 // Package lint checks tool files. Each rule lives in its own file
 // (rule_<id>.go) with its ID, default severity, description and --explain
-// text; per-tool rules run concurrently, set rules once over all tools.
+// text, and is listed in the rules table (rules.go); per-tool rules run
+// concurrently, set rules once over all tools.
 package lint
 
 import (
@@ -112,44 +113,6 @@ func (r *Rule) inProfile(p string) bool {
 		return p == ProfileDefault
 	}
 	return slices.Contains(r.Profiles, p)
-}
-
-// registry is filled by package initialisation (one register call per
-// rule file) and only read afterwards.
-var registry = map[string]*Rule{}
-
-func register(r *Rule) *Rule {
-	if _, dup := registry[r.ID]; dup {
-		panic("lint: rule registered twice: " + r.ID)
-	}
-	registry[r.ID] = r
-	return r
-}
-
-// Rules returns every rule, sorted by ID.
-func Rules() []*Rule {
-	out := make([]*Rule, 0, len(registry))
-	for _, r := range registry {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
-
-// RuleIDs returns every rule ID, sorted (for suggestions).
-func RuleIDs() []string {
-	ids := make([]string, 0, len(registry))
-	for id := range registry {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-// Lookup returns the rule with id.
-func Lookup(id string) (*Rule, bool) {
-	r, ok := registry[id]
-	return r, ok
 }
 
 // Config tunes a run. The zero value is the default profile.
@@ -398,7 +361,7 @@ type run struct {
 
 func newRun(cfg Config) *run {
 	r := &run{cfg: cfg}
-	r.parseSev, r.parseOn = cfg.enabled(registry[ParseErrorID])
+	r.parseSev, r.parseOn = cfg.enabled(ruleParseError)
 	limits := cfg.limits()
 	for _, rule := range Rules() {
 		sev, on := cfg.enabled(rule)

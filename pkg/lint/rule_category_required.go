@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleCategoryRequired = &Rule{
 	ID:          "category-required",
 	Severity:    Error,
 	Profiles:    []string{ProfileDefault, ProfileFeagent},
@@ -31,4 +31,4 @@ Good:
 		cats, _ := r.Categories()
 		r.Report(t, "", "tool %q has no category; add category: one of %s", t.Name, strings.Join(cats, ", "))
 	},
-})
+}

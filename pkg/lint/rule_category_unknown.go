@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleCategoryUnknown = &Rule{
 	ID:          "category-unknown",
 	Severity:    Error,
 	Profiles:    []string{ProfileDefault, ProfileFeagent},
@@ -49,4 +49,4 @@ Good:
 		}
 		r.Report(t, "/category", msg, args...)
 	},
-})
+}

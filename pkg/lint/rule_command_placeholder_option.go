@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/tmpl"
 )
 
-var _ = register(&Rule{
+var ruleCommandPlaceholderOption = &Rule{
 	ID:          "command-placeholder-option",
 	Severity:    Warning,
 	Description: `A {param} that is a whole argument of entry.command comes after a "--" element, so that a value cannot be an option.`,
@@ -55,4 +55,4 @@ Good:
 			r.ReportSpan(t, span, `{%s} is a whole argument before any "--": toolctl run refuses a value starting with "-", which %s would read as an option; put "--" before it in entry.command (git: --end-of-options), or write the option and value as one argument (--name={%s})`, ref.Name, e.Command[0], ref.Name)
 		}
 	},
-})
+}

@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/tmpl"
 )
 
-var _ = register(&Rule{
+var ruleCommandProgramPlaceholder = &Rule{
 	ID:          "command-program-placeholder",
 	Severity:    Error,
 	Description: "entry.command[0], the program, takes no {param}: a caller could run any program.",
@@ -38,4 +38,4 @@ Good:
 				"entry.command[0] takes the program to run from parameter %q, so a caller could run any program (toolctl run refuses it); name the program in the tool file and pass the value as a later argument", ref.Name)
 		}
 	},
-})
+}

@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleDescriptionMaxLength = &Rule{
 	ID:          "description-max-length",
 	Severity:    Warning,
 	Description: "Descriptions are at most 200 characters (lint.limits.description_max); details go in detail.",
@@ -25,4 +25,4 @@ Good:
 			r.Report(t, "/description", "description is %d characters, more than %d; move the details to detail", n, r.Limits().DescriptionMax)
 		}
 	},
-})
+}

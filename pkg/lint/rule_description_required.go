@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleDescriptionRequired = &Rule{
 	ID:          "description-required",
 	Severity:    Error,
 	Profiles:    []string{ProfileDefault, ProfileFeagent},
@@ -25,4 +25,4 @@ Good:
 			r.Report(t, "/description", "the tool has no description; say what it does and when to use it")
 		}
 	},
-})
+}

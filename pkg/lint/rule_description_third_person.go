@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleDescriptionThirdPerson = &Rule{
 	ID:          "description-third-person",
 	Severity:    Warning,
 	Description: "Descriptions are written in the third person: no I/me/my, you/your, 我, 你, 您.",
@@ -35,7 +35,7 @@ Good:
 				"description addresses someone (%q); write in the third person: \"Fetches ...\", \"Use when ...\"", word)
 		}
 	},
-})
+}
 
 // quoted text is blanked out before the scan.
 var quoted = lazyRegexp(`"[^"\n]*"|“[^”\n]*”|「[^」\n]*」|(?:^|[\s(])'[^'\n]+'(?:[\s,.;:)!?]|$)`)

@@ -8,7 +8,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleDescriptionTooShort = &Rule{
 	ID:          "description-too-short",
 	Severity:    Warning,
 	Description: "Descriptions have at least 20 characters and 4 words (lint.limits).",
@@ -38,7 +38,7 @@ Good:
 			r.Report(t, "/description", "description is too short (%d characters, %s); say what the tool does and when to use it", chars, Plural(words, "word", "words"))
 		}
 	},
-})
+}
 
 func hasCJK(s string) bool {
 	for _, r := range s {

@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleDescriptionTrailingWhitespace = &Rule{
 	ID:          "description-trailing-whitespace",
 	Severity:    Warning,
 	Description: "Descriptions do not end with spaces, tabs or blank lines.",
@@ -25,4 +25,4 @@ Good:
 			r.Report(t, "/description", "description ends with whitespace; remove it (use |- instead of | for a block)")
 		}
 	},
-})
+}

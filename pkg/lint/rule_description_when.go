@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleDescriptionWhen = &Rule{
 	ID:          "description-when",
 	Severity:    Warning,
 	Description: "The description says when to use the tool (a \"when ...\" clause), or the tool lists triggers.",
@@ -26,7 +26,7 @@ Good:
 		}
 		r.Report(t, "/description", "description does not say when to use the tool; add a \"Use when ...\" sentence, or a triggers list")
 	},
-})
+}
 
 // saysWhen accepts the usual ways of saying when: "when", "whenever", "if",
 // "before/after ...", "in case", and Chinese 当/时/于/适用/需要. A word scan,

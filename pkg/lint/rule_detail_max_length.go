@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleDetailMaxLength = &Rule{
 	ID:          "detail-max-length",
 	Severity:    Warning,
 	Description: "detail is at most 2000 characters (lint.limits.detail_max).",
@@ -24,4 +24,4 @@ Good:
 			r.Report(t, "/detail", "detail is %d characters, more than %d; shorten it or link to documentation", n, r.Limits().DetailMax)
 		}
 	},
-})
+}

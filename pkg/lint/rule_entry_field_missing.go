@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleEntryFieldMissing = &Rule{
 	ID:          "entry-field-missing",
 	Severity:    Error,
 	Description: "The entry has the fields its type needs (http: url, method; javascript: code or file; python: module, function; builtin: handler; command: command; mcp: server, tool).",
@@ -56,4 +56,4 @@ Good:
 			r.Report(t, "/entry", "%s entry is missing %s", e.Kind(), strings.Join(missing, " and "))
 		}
 	},
-})
+}

@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleEntryHandlerUnknown = &Rule{
 	ID:          "entry-handler-unknown",
 	Severity:    Error,
 	Description: "A builtin entry names a handler compiled into toolctl.",
@@ -34,4 +34,4 @@ Good:
 		}
 		r.Report(t, "/entry/handler", "builtin handler %q does not exist; use one of %s, or another entry type", e.Handler, strings.Join(spec.BuiltinHandlers, ", "))
 	},
-})
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleEntryJavaScriptInvalid = &Rule{
 	ID:          "entry-javascript-invalid",
 	Severity:    Error,
 	Description: "A javascript entry's code parses and defines function execute(input).",
@@ -58,7 +58,7 @@ Good:
 			r.Report(t, "/entry/code", "entry.code does not define execute; add function execute(input) { ... } returning the result")
 		}
 	},
-})
+}
 
 // definesExecute finds a top-level function execute, or a var/let/const
 // execute bound to a function.

@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleEntryRequired = &Rule{
 	ID:          "entry-required",
 	Severity:    Error,
 	Profiles:    []string{ProfileDefault, ProfileFeagent},
@@ -33,4 +33,4 @@ Good:
 		}
 		r.Report(t, "", "tool %q has no entry; add entry: {type: %s, ...} saying how it runs", t.Name, strings.Join(feagentEntryTypes, "|"))
 	},
-})
+}

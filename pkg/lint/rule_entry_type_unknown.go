@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleEntryTypeUnknown = &Rule{
 	ID:          "entry-type-unknown",
 	Severity:    Error,
 	Profiles:    []string{ProfileDefault, ProfileFeagent},
@@ -47,4 +47,4 @@ Good:
 		}
 		r.Report(t, "/entry/type", msg, args...)
 	},
-})
+}

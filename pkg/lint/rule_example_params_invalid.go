@@ -8,7 +8,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/validate"
 )
 
-var _ = register(&Rule{
+var ruleExampleParamsInvalid = &Rule{
 	ID:          "example-params-invalid",
 	Severity:    Error,
 	Description: "Every example's params validate against the input schema.",
@@ -68,7 +68,7 @@ Good:
 			}
 		}
 	},
-})
+}
 
 func shorten(s string, n int) string {
 	rs := []rune(s)

@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleFieldUnknown = &Rule{
 	ID:          "field-unknown",
 	Severity:    Error,
 	Description: "Every field is one toolctl knows; x-* fields are extensions and allowed.",
@@ -47,7 +47,7 @@ Good:
 			r.ReportKey(t, ptr, msg, args...)
 		}
 	},
-})
+}
 
 // knownFields are the fields a section takes, for did-you-mean: the
 // section is the pointer's tokens but the last, indexes aside.

@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/tmpl"
 )
 
-var _ = register(&Rule{
+var ruleHTTPPlaceholderUnknown = &Rule{
 	ID:          "http-placeholder-unknown",
 	Severity:    Error,
 	Description: "Every {param} in an http entry's url, query and headers names a parameter of the tool.",
@@ -63,7 +63,7 @@ Good:
 			}
 		}
 	},
-})
+}
 
 // placeWord names the part of an entry a pointer is in, for messages.
 func placeWord(ptr string) string {

@@ -1,6 +1,6 @@
 package lint
 
-var _ = register(&Rule{
+var ruleIgnoreNoReason = &Rule{
 	ID:       IgnoreNoReasonID,
 	Severity: Warning,
 	// Checked by applyIgnores after every rule ran.
@@ -13,4 +13,4 @@ Bad:
 
 Good:
   name: HTTPRequest  # toolctl:ignore name-snake-case -- the gateway matches this exact name`,
-})
+}

@@ -1,6 +1,6 @@
 package lint
 
-var _ = register(&Rule{
+var ruleIgnoreUnused = &Rule{
 	ID:       IgnoreUnusedID,
 	Severity: Warning,
 	// Checked by applyIgnores after every rule ran.
@@ -14,4 +14,4 @@ Bad:
 
 Good:
   name: http_request`,
-})
+}

@@ -10,7 +10,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/validate"
 )
 
-var _ = register(&Rule{
+var ruleInputSchemaInvalid = &Rule{
 	ID:          "input-schema-invalid",
 	Severity:    Error,
 	Description: "The input schema is valid JSON Schema (checked against its meta-schema) and compiles.",
@@ -57,7 +57,7 @@ Good:
 			r.Report(t, "/input_schema", "input schema does not compile: %v", err)
 		}
 	},
-})
+}
 
 // refProblems lists the $refs of a schema that cannot resolve, at the
 // pointer of each $ref: a reference outside the schema (toolctl loads

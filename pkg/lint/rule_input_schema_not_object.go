@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleInputSchemaNotObject = &Rule{
 	ID:          "input-schema-not-object",
 	Severity:    Error,
 	Description: "The input schema's top-level type is object.",
@@ -34,4 +34,4 @@ Good:
 			r.Report(t, "/input_schema/type", "the input schema's type is %s; it must be object (parameters are named properties)", valueText(typ))
 		}
 	},
-})
+}

@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleInputSchemaRequiredUndefined = &Rule{
 	ID:          "input-schema-required-undefined",
 	Severity:    Error,
 	Description: "Every name in required is a defined property.",
@@ -60,4 +60,4 @@ Good:
 			check(p.Schema, p.Ptr)
 		}
 	},
-})
+}

@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleNameCategoryPrefix = &Rule{
 	ID:          "name-category-prefix",
 	Severity:    Info,
 	Description: "Tools of one category share a name prefix when most of them already do.",
@@ -60,7 +60,7 @@ Good:
 			}
 		}
 	},
-})
+}
 
 func namePrefix(name string) string {
 	if i := strings.IndexByte(name, '_'); i > 0 {

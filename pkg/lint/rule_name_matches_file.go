@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleNameMatchesFile = &Rule{
 	ID:          "name-matches-file",
 	Severity:    Warning,
 	Description: "A file holding one tool is named after it (http_request.yaml holds http_request).",
@@ -31,4 +31,4 @@ Good:
 			r.Report(t, "/name", "the tool is named %q but its file is %s; rename the file to %s%s", t.Name, base, t.Name, filepath.Ext(base))
 		}
 	},
-})
+}

@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleNameMaxLength = &Rule{
 	ID:          "name-max-length",
 	Severity:    Error,
 	Description: "Tool names are at most 64 characters (lint.limits.name_max).",
@@ -22,4 +22,4 @@ Good:
 			r.Report(t, "/name", "name is %d characters, more than %d; shorten it", n, r.Limits().NameMax)
 		}
 	},
-})
+}

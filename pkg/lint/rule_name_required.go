@@ -2,7 +2,7 @@ package lint
 
 import "github.com/toolctl/toolctl/pkg/spec"
 
-var _ = register(&Rule{
+var ruleNameRequired = &Rule{
 	ID:          "name-required",
 	Severity:    Error,
 	Profiles:    []string{ProfileDefault, ProfileFeagent},
@@ -19,4 +19,4 @@ Good:
 			r.Report(t, "/name", "the tool has an empty name; give it a snake_case name such as http_request")
 		}
 	},
-})
+}

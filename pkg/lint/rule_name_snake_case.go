@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleNameSnakeCase = &Rule{
 	ID:          "name-snake-case",
 	Severity:    Error,
 	Description: "Tool names are snake_case: a lowercase letter, then lowercase letters, digits and underscores.",
@@ -28,4 +28,4 @@ Good:
 		// No ASCII spelling to offer (查询天气): say what a name needs.
 		r.Report(t, "/name", "name %q is not snake_case; use lowercase ASCII letters, digits and _, starting with a letter (e.g. get_weather)", t.Name)
 	},
-})
+}

@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleNameUnique = &Rule{
 	ID:          "name-unique",
 	Severity:    Error,
 	Description: "No two tools in the linted set share a name.",
@@ -39,4 +39,4 @@ Good:
 			first[t.Name] = t
 		}
 	},
-})
+}

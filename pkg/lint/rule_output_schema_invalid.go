@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleOutputSchemaInvalid = &Rule{
 	ID:          "output-schema-invalid",
 	Severity:    Error,
 	Description: "The output schema (returns / output_schema / outputSchema) is valid JSON Schema and its references resolve.",
@@ -41,4 +41,4 @@ Good:
 			r.Report(t, "/output_schema"+p.Pointer, "output schema%s: %s", schemaLabel(strings.TrimSuffix(p.Pointer, "/$ref")), strings.Replace(p.Message, "the input schema", "the output schema", 1))
 		}
 	},
-})
+}

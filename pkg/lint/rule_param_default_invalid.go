@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleParamDefaultInvalid = &Rule{
 	ID:          "param-default-invalid",
 	Severity:    Error,
 	Description: "A parameter's default matches its own type and enum.",
@@ -41,7 +41,7 @@ Good:
 			}
 		}
 	},
-})
+}
 
 func inEnum(list []any, v any) bool {
 	for _, x := range list {

@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/validate"
 )
 
-var _ = register(&Rule{
+var ruleParamDefaultMissing = &Rule{
 	ID:          "param-default-missing",
 	Severity:    Info,
 	Description: "Optional top-level parameters document their default.",
@@ -34,4 +34,4 @@ Good:
 			r.Report(t, p.Ptr, "optional parameter %q has no default; add default: (the value used when it is left out)", p.Name)
 		}
 	},
-})
+}

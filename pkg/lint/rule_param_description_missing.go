@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleParamDescriptionMissing = &Rule{
 	ID:          "param-description-missing",
 	Severity:    Warning,
 	Description: "Every parameter has a description.",
@@ -29,4 +29,4 @@ Good:
 			r.Report(t, p.Ptr, "parameter %q has no description; say what to pass and in which format", p.Name)
 		}
 	},
-})
+}

@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleParamEnumInvalid = &Rule{
 	ID:          "param-enum-invalid",
 	Severity:    Error,
 	Description: "Enum values match the parameter's type, and none is repeated.",
@@ -50,4 +50,4 @@ Good:
 			}
 		}
 	},
-})
+}

@@ -6,7 +6,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleParamRequiredDefault = &Rule{
 	ID:          "param-required-default",
 	Severity:    Warning,
 	Description: "Required parameters have no default (it would never be used).",
@@ -50,7 +50,7 @@ Good:
 				p.Name, clipJSON(d))
 		}
 	},
-})
+}
 
 // clipJSON renders a value as compact JSON for a message, at most 40
 // characters.

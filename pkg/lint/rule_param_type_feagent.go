@@ -11,7 +11,7 @@ import (
 // written in the file and means no type).
 var feagentTypes = []string{"string", "number", "boolean", "object", "array", "any"}
 
-var _ = register(&Rule{
+var ruleParamTypeFeagent = &Rule{
 	ID:          "param-type-feagent",
 	Severity:    Error,
 	Profiles:    []string{ProfileFeagent},
@@ -43,4 +43,4 @@ Good:
 			}
 		}
 	},
-})
+}

@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleParamTypeMissing = &Rule{
 	ID:          "param-type-missing",
 	Severity:    Warning,
 	Description: "Every parameter says its type (or enum, const, $ref, anyOf/oneOf/allOf; type: any in the list form).",
@@ -29,7 +29,7 @@ Good:
 			r.Report(t, p.Ptr, "parameter %q has no type; add type: string, number, integer, boolean, object or array", p.Name)
 		}
 	},
-})
+}
 
 func hasAnyKey(m *spec.Map, keys ...string) bool {
 	for _, k := range keys {

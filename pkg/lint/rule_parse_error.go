@@ -4,7 +4,7 @@ package lint
 // findings come from pkg/spec's positioned errors.
 const ParseErrorID = "parse-error"
 
-var _ = register(&Rule{
+var ruleParseError = &Rule{
 	ID:          ParseErrorID,
 	Severity:    Error,
 	Profiles:    []string{ProfileDefault, ProfileFeagent},
@@ -21,4 +21,4 @@ Good:
   name: http_request
   description: "Sends a request."
   tags: [http]`,
-})
+}

@@ -7,7 +7,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var rulePrerequisitesMalformed = &Rule{
 	ID:          "prerequisites-malformed",
 	Severity:    Warning,
 	Description: "prerequisites are non-empty strings, or objects with a condition (and an action_if_not_met when they name a check_tool).",
@@ -46,4 +46,4 @@ Good:
 		}
 		checkTextList(r, t, "prerequisites", texts, func(i int) bool { return noCondition[i] })
 	},
-})
+}

@@ -10,7 +10,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleReferenceUnknown = &Rule{
 	ID:          "reference-unknown",
 	Severity:    Error,
 	Description: "related_tools, workflow steps and prerequisites' check_tool name tools in the linted set.",
@@ -71,7 +71,7 @@ Good:
 			r.Report(d.t, d.ptr, "%s %q is not a tool in the linted set; fix the name, or lint the directory that holds it", d.what, d.ref)
 		}
 	},
-})
+}
 
 // references calls fn with the pointer, kind and name of every tool t
 // refers to by name: related tools, workflow step tools, prerequisites'

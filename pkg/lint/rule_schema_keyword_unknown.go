@@ -8,7 +8,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleSchemaKeywordUnknown = &Rule{
 	ID:          "schema-keyword-unknown",
 	Severity:    Error,
 	Description: "Every key in a schema (input and output, every subschema) is a keyword of the schema's JSON Schema draft, a common annotation (nullable, example, ...) or an x-* extension.",
@@ -44,7 +44,7 @@ Good:
 			checkSchemaKeywords(r, t, "/output_schema", t.OutputSchema, t.OutputFromFields())
 		}
 	},
-})
+}
 
 // maxKeywordDepth bounds the walk over pathological schemas; deeper
 // subschemas are left unchecked.

@@ -9,7 +9,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleSecretLiteral = &Rule{
 	ID:          "secret-literal",
 	Severity:    Error,
 	Description: "No literal credentials in entry headers, url, query, body, code, command or server; use ${ENV}.",
@@ -77,7 +77,7 @@ Good:
 		check("/entry/server", "entry.server", e.Server, false)
 		argv("/entry/server", "entry.server", e.ServerArgs)
 	},
-})
+}
 
 type secret struct {
 	offset int // byte offset in the text

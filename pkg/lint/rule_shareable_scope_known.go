@@ -2,7 +2,7 @@ package lint
 
 import "github.com/toolctl/toolctl/pkg/spec"
 
-var _ = register(&Rule{
+var ruleShareableScopeKnown = &Rule{
 	ID:          "shareable-scope-known",
 	Severity:    Error,
 	Description: "shareable_scope is private, team or public.",
@@ -21,4 +21,4 @@ Good:
 		}
 		r.Report(t, "/shareable_scope", "shareable_scope %q is not private, team or public", t.ShareableScope)
 	},
-})
+}

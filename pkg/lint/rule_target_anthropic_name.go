@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/compat"
 )
 
-var _ = register(&Rule{
+var ruleAnthropicName = &Rule{
 	ID:          "anthropic-name",
 	Severity:    Error,
 	Target:      "anthropic",
@@ -22,4 +22,4 @@ Good:
   name: get_weather
   name: math_factorial`,
 	Tool: targetName(compat.Anthropic),
-})
+}

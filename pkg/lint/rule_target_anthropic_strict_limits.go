@@ -8,7 +8,7 @@ import (
 
 // The limits, with Anthropic's documentation, live in pkg/compat, which
 // export --strict runs too.
-var _ = register(&Rule{
+var ruleAnthropicStrictLimits = &Rule{
 	ID:           "anthropic-strict-limits",
 	Severity:     Warning,
 	SetReadsBody: true,
@@ -37,7 +37,7 @@ Good:
   strict: false`,
 	SetPins: pinName,
 	Set:     checkAnthropicLimits,
-})
+}
 
 // checkAnthropicLimits counts the tools that are strict unless they say
 // strict: false, as Anthropic would receive them.

@@ -6,7 +6,7 @@ import (
 
 // The checks, with the provider documentation they follow, live in pkg/compat,
 // which export --strict runs too.
-var _ = register(&Rule{
+var ruleAnthropicStrictSchema = &Rule{
 	ID:          "anthropic-strict-schema",
 	Severity:    Warning,
 	Target:      "anthropic",
@@ -38,4 +38,4 @@ Good:
     count: {type: integer, description: How many results, 1 to 50.}
     code: {type: string, pattern: "^[1-9][0-9]*$"}`,
 	Tool: targetSchema(compat.Anthropic),
-})
+}

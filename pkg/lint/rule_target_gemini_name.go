@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/compat"
 )
 
-var _ = register(&Rule{
+var ruleGeminiName = &Rule{
 	ID:          "gemini-name",
 	Severity:    Error,
 	Target:      "gemini",
@@ -23,4 +23,4 @@ Good:
   name: get_weather
   name: check_2fa`,
 	Tool: targetName(compat.Gemini),
-})
+}

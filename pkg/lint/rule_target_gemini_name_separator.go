@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/compat"
 )
 
-var _ = register(&Rule{
+var ruleGeminiNameSeparator = &Rule{
 	ID:          "gemini-name-separator",
 	Severity:    Info,
 	Target:      "gemini",
@@ -23,4 +23,4 @@ Good:
   name: math_factorial
   name: get_weather`,
 	Tool: targetName(compat.Gemini),
-})
+}

@@ -6,7 +6,7 @@ import (
 
 // The checks, with the provider documentation they follow, live in pkg/compat,
 // which export --strict runs too.
-var _ = register(&Rule{
+var ruleGeminiSchema = &Rule{
 	ID:          "gemini-schema",
 	Severity:    Warning,
 	Target:      "gemini",
@@ -31,4 +31,4 @@ Good:
       enum: [celsius]
     step: {type: number, minimum: 0.01}`,
 	Tool: targetSchema(compat.Gemini),
-})
+}

@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/compat"
 )
 
-var _ = register(&Rule{
+var ruleMCPName = &Rule{
 	ID:          "mcp-name",
 	Severity:    Warning,
 	Target:      "mcp",
@@ -23,4 +23,4 @@ Good:
   name: get_weather
   name: files.search`,
 	Tool: targetName(compat.MCP),
-})
+}

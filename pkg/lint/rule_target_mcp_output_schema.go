@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleMCPOutputSchema = &Rule{
 	ID:          "mcp-output-schema",
 	Severity:    Warning,
 	Target:      "mcp",
@@ -27,4 +27,4 @@ Good:
 			r.Report(t, "/output_schema"+p.Pointer, "%s", p.Message)
 		}
 	},
-})
+}

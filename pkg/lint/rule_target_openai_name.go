@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/compat"
 )
 
-var _ = register(&Rule{
+var ruleOpenAIName = &Rule{
 	ID:          "openai-name",
 	Severity:    Error,
 	Target:      "openai",
@@ -23,4 +23,4 @@ Good:
   name: get_weather
   name: math_factorial`,
 	Tool: targetName(compat.OpenAI),
-})
+}

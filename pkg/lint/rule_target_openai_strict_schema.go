@@ -6,7 +6,7 @@ import (
 
 // The checks, with the provider documentation they follow, live in pkg/compat,
 // which export --strict runs too.
-var _ = register(&Rule{
+var ruleOpenAIStrictSchema = &Rule{
 	ID:          "openai-strict-schema",
 	Severity:    Warning,
 	Target:      "openai",
@@ -51,4 +51,4 @@ Good:
       mode: {type: string, enum: [fast, thorough]}
       ids: {type: array, items: {type: string}}`,
 	Tool: targetSchema(compat.OpenAI),
-})
+}

@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleOpenAIToolCount = &Rule{
 	ID:          "openai-tool-count",
 	Severity:    Warning,
 	Target:      "openai",
@@ -28,4 +28,4 @@ Good:
 		t := tools[compat.OpenAIMaxTools]
 		r.Report(t, "/name", "tool %q is tool number %d of this set of %d; OpenAI accepts at most %d tools in one request: split the set", t.Name, compat.OpenAIMaxTools+1, len(tools), compat.OpenAIMaxTools)
 	},
-})
+}

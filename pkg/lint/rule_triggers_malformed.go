@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleTriggersMalformed = &Rule{
 	ID:          "triggers-malformed",
 	Severity:    Warning,
 	Description: "triggers are non-empty, distinct sentences.",
@@ -22,4 +22,4 @@ Good:
     - When the user names a file
     - When a previous step produced a file path`,
 	Tool: func(r *Reporter, t *spec.Tool) { checkTextList(r, t, "triggers", t.Triggers, nil) },
-})
+}

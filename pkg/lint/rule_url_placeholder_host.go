@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/tmpl"
 )
 
-var _ = register(&Rule{
+var ruleURLPlaceholderHost = &Rule{
 	ID:          "url-placeholder-host",
 	Severity:    Warning,
 	Description: "A {param} in an http entry url's host lets the caller pick the server; bind it or list its values in an enum.",
@@ -49,4 +49,4 @@ Good:
 				"parameter %q is part of the url's host, so a caller picks the server that gets the request and its credentials (toolctl run accepts one DNS label); list the allowed values in an enum, or bind the parameter", ref.Name)
 		}
 	},
-})
+}

@@ -5,7 +5,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/tmpl"
 )
 
-var _ = register(&Rule{
+var ruleURLPlaceholderOrigin = &Rule{
 	ID:          "url-placeholder-origin",
 	Severity:    Error,
 	Description: "No {param} in an http entry url's scheme, user info or port, nor as its whole origin; ${ENV} and bound parameters are fine.",
@@ -50,4 +50,4 @@ Good:
 		check(u.Userinfo, "user info")
 		check(u.Port, "port")
 	},
-})
+}

@@ -6,7 +6,7 @@ import (
 
 var semver = lazyRegexp(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
 
-var _ = register(&Rule{
+var ruleVersionSemVer = &Rule{
 	ID:          "version-semver",
 	Severity:    Error,
 	Description: "version is a semantic version MAJOR.MINOR.PATCH.",
@@ -23,4 +23,4 @@ Good:
 			r.Report(t, "/version", "version %q is not MAJOR.MINOR.PATCH; write it like \"1.0.0\"", t.Version)
 		}
 	},
-})
+}

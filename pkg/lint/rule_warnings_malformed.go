@@ -4,7 +4,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-var _ = register(&Rule{
+var ruleWarningsMalformed = &Rule{
 	ID:          "warnings-malformed",
 	Severity:    Warning,
 	Description: "warnings are non-empty, distinct sentences.",
@@ -21,4 +21,4 @@ Good:
     - Deletes files permanently.
     - Needs write access to the target directory.`,
 	Tool: func(r *Reporter, t *spec.Tool) { checkTextList(r, t, "warnings", t.Warnings, nil) },
-})
+}
