@@ -274,7 +274,7 @@ func formatFile(path string, opts format.Options) *fmtResult {
 	var notRegular *spec.NotRegularError
 	if errors.As(err, &notRegular) {
 		// Found in a directory (a path named so is a usage error).
-		r.err = format.Errors{{File: path, Msg: "skipped, not opened: it is " + notRegular.Error() + "; fmt rewrites regular files only"}}
+		r.err = format.Errors{{File: path, Message: "skipped, not opened: it is " + notRegular.Error() + "; fmt rewrites regular files only"}}
 		return r
 	}
 	if err != nil {
@@ -363,7 +363,7 @@ func printFmtError(app *App, err error) {
 		if e.Pos.IsValid() {
 			loc = fmt.Sprintf("%s:%d:%d", loc, e.Pos.Line, e.Pos.Col)
 		}
-		fmt.Fprintf(app.IO.ErrOut, "%s: %s %s\n", loc, s.render(s.err, "error:"), e.Msg)
+		fmt.Fprintf(app.IO.ErrOut, "%s: %s %s\n", loc, s.render(s.err, "error:"), e.Message)
 	}
 }
 

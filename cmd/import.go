@@ -269,7 +269,7 @@ func printImportDiag(app *App, severity string, d *importer.Diagnostic) {
 	if severity == "error:" {
 		severity = s.render(s.err, severity)
 	}
-	fmt.Fprintf(app.IO.ErrOut, "%s: %s %s\n", loc, severity, d.Msg)
+	fmt.Fprintf(app.IO.ErrOut, "%s: %s %s\n", loc, severity, d.Message)
 }
 
 // renderTool is a tool's file: the modeline, then the canonical YAML.

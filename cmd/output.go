@@ -79,7 +79,7 @@ func printFileErrors(w io.Writer, s styles, errs []*spec.Error) {
 		if e.Span.Start.IsValid() {
 			loc = fmt.Sprintf("%s:%d:%d", e.File, e.Span.Start.Line, e.Span.Start.Col)
 		}
-		fmt.Fprintf(w, "%s: %s %s\n", loc, s.render(s.err, "error:"), e.Msg)
+		fmt.Fprintf(w, "%s: %s %s\n", loc, s.render(s.err, "error:"), e.Message)
 	}
 }
 

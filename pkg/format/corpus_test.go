@@ -59,7 +59,7 @@ func TestBundledTools(t *testing.T) {
 
 func isRefusal(err error) bool {
 	var es Errors
-	return errors.As(err, &es) && strings.Contains(es[0].Msg, "cannot convert")
+	return errors.As(err, &es) && strings.Contains(es[0].Message, "cannot convert")
 }
 
 // Every corpus file: formatted (idempotently) when the parser reads tools

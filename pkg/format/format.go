@@ -63,16 +63,16 @@ type Options struct {
 // Error is a problem that stops a file from being formatted; the file is
 // left as it was.
 type Error struct {
-	File string
-	Pos  spec.Pos
-	Msg  string
+	File    string
+	Pos     spec.Pos
+	Message string
 }
 
 func (e *Error) Error() string {
 	if e.Pos.IsValid() {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Message)
 	}
-	return e.File + ": " + e.Msg
+	return e.File + ": " + e.Message
 }
 
 // Errors are several problems of one file.
@@ -96,7 +96,7 @@ func IsJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".j
 func Source(path string, data []byte, opts Options) (out []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = nil, Errors{{File: path, Pos: spec.Pos{Line: 1, Col: 1}, Msg: spec.InternalErrorMsg(path, p)}}
+			out, err = nil, Errors{{File: path, Pos: spec.Pos{Line: 1, Col: 1}, Message: spec.InternalErrorMsg(path, p)}}
 		}
 	}()
 	f := &file{path: path, opts: opts}
@@ -113,7 +113,7 @@ type file struct {
 }
 
 func (f *file) errAt(n *yaml.Node, format string, args ...any) *Error {
-	e := &Error{File: f.path, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: f.path, Message: fmt.Sprintf(format, args...)}
 	if n != nil && n.Line > 0 {
 		e.Pos = spec.Pos{Line: n.Line, Col: n.Column}
 	}
@@ -122,7 +122,7 @@ func (f *file) errAt(n *yaml.Node, format string, args ...any) *Error {
 
 func (f *file) format(data []byte) ([]byte, error) {
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		return nil, Errors{{File: f.path, Pos: spec.Pos{Line: 1, Col: 1}, Msg: "the file is UTF-16; fmt writes UTF-8 only, so it was left untouched (save it as UTF-8 first)"}}
+		return nil, Errors{{File: f.path, Pos: spec.Pos{Line: 1, Col: 1}, Message: "the file is UTF-16; fmt writes UTF-8 only, so it was left untouched (save it as UTF-8 first)"}}
 	}
 	src := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	// The spec parser is the judge of what a tool file is: any error it
@@ -161,13 +161,13 @@ func (f *file) format(data []byte) ([]byte, error) {
 func (f *file) parseErrors(pf *spec.File, err error) error {
 	var out Errors
 	for _, e := range pf.Errors {
-		if strings.Contains(e.Msg, "syntax error") {
-			out = append(out, &Error{File: f.path, Pos: e.Span.Start, Msg: e.Msg})
+		if strings.Contains(e.Message, "syntax error") {
+			out = append(out, &Error{File: f.path, Pos: e.Span.Start, Message: e.Message})
 		}
 	}
 	if len(out) == 0 {
 		for _, e := range pf.Errors {
-			out = append(out, &Error{File: f.path, Pos: e.Span.Start, Msg: e.Msg})
+			out = append(out, &Error{File: f.path, Pos: e.Span.Start, Message: e.Message})
 		}
 	}
 	// in the order lint shows them
@@ -176,10 +176,10 @@ func (f *file) parseErrors(pf *spec.File, err error) error {
 		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
 	})
 	if len(out) == 0 && err != nil {
-		out = append(out, &Error{File: f.path, Msg: err.Error()})
+		out = append(out, &Error{File: f.path, Message: err.Error()})
 	}
 	if len(out) == 0 {
-		out = append(out, &Error{File: f.path, Msg: "no tool in this file"})
+		out = append(out, &Error{File: f.path, Message: "no tool in this file"})
 	}
 	return out
 }

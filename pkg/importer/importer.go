@@ -94,18 +94,18 @@ type Diagnostic struct {
 	File string
 	Pos  spec.Pos
 	// Tool is the tool's source name, when the message is about one.
-	Tool string
-	Msg  string
+	Tool    string
+	Message string
 }
 
 func (d *Diagnostic) Error() string {
 	switch {
 	case d.File == "":
-		return d.Msg
+		return d.Message
 	case d.Pos.IsValid():
-		return fmt.Sprintf("%s:%d:%d: %s", d.File, d.Pos.Line, d.Pos.Col, d.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", d.File, d.Pos.Line, d.Pos.Col, d.Message)
 	}
-	return d.File + ": " + d.Msg
+	return d.File + ": " + d.Message
 }
 
 // Errors is every problem of an input that cannot be imported; nothing is
@@ -143,7 +143,7 @@ func Import(data []byte, opts Options) (res *Result, err error) {
 func recoverInput(name string, res **Result, err *error) {
 	if p := recover(); p != nil {
 		*res = nil
-		*err = &Diagnostic{File: name, Pos: spec.Pos{Line: 1, Col: 1}, Msg: spec.InternalErrorMsg(name, p)}
+		*err = &Diagnostic{File: name, Pos: spec.Pos{Line: 1, Col: 1}, Message: spec.InternalErrorMsg(name, p)}
 	}
 }
 
@@ -165,7 +165,7 @@ func importSource(src *source, from Format) (*Result, error) {
 		read(r, doc, src.root(i))
 	}
 	if len(r.tools) == 0 && len(r.errs) == 0 {
-		r.errs = append(r.errs, &Diagnostic{File: src.name, Msg: fmt.Sprintf("no tool found in this %s input; check --from (auto detects the format)", res.Format)})
+		r.errs = append(r.errs, &Diagnostic{File: src.name, Message: fmt.Sprintf("no tool found in this %s input; check --from (auto detects the format)", res.Format)})
 	}
 	mapNames(r)
 	res.Tools, res.Warnings = r.tools, r.warnings
@@ -444,7 +444,7 @@ func mapNames(r *reader) {
 		}
 		if ToolName(t.SourceName) != t.SourceName {
 			r.warnings = append(r.warnings, &Diagnostic{File: r.src.name, Pos: t.Pos, Tool: t.SourceName,
-				Msg: fmt.Sprintf("tool %q is imported as %q: toolctl names are snake_case (^[a-z][a-z0-9_]*$, at most 64 characters)", t.SourceName, name)})
+				Message: fmt.Sprintf("tool %q is imported as %q: toolctl names are snake_case (^[a-z][a-z0-9_]*$, at most 64 characters)", t.SourceName, name)})
 		}
 		t.Tool.Name = name
 		byName[name] = append(byName[name], t)
@@ -472,6 +472,6 @@ func mapNames(r *reader) {
 			what = fmt.Sprintf("the same toolctl name %q as %s", n, strings.Join(where, " and "))
 		}
 		r.errs = append(r.errs, &Diagnostic{File: r.src.name, Pos: first.Pos, Tool: first.SourceName,
-			Msg: fmt.Sprintf("tool %q has %s; every tool needs its own name: rename or remove one in the input", first.SourceName, what)})
+			Message: fmt.Sprintf("tool %q has %s; every tool needs its own name: rename or remove one in the input", first.SourceName, what)})
 	}
 }

@@ -17,13 +17,13 @@ var LimitKeys = []string{"name_max", "description_min", "description_min_words",
 
 // ConfigError is a positioned problem in a config file.
 type ConfigError struct {
-	File string
-	Pos  spec.Pos
-	Msg  string
+	File    string
+	Pos     spec.Pos
+	Message string
 }
 
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Message)
 }
 
 // ParseConfig reads the lint section (the value node of "lint:") of the
@@ -135,7 +135,7 @@ func ParseConfig(path, root string, n *yaml.Node) (Config, []string, error) {
 type configParser struct{ file string }
 
 func (p configParser) errorf(n *yaml.Node, format string, args ...any) error {
-	return &ConfigError{File: p.file, Pos: spec.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
+	return &ConfigError{File: p.file, Pos: spec.Pos{Line: n.Line, Col: n.Column}, Message: fmt.Sprintf(format, args...)}
 }
 
 // mapping walks a mapping's keys in order, rejecting unknown and repeated
