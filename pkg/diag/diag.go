@@ -109,3 +109,11 @@ func (d *Diagnostic) Error() string {
 func (d Diagnostic) String() string {
 	return Where(d.File, d.Span.Start) + ": " + d.Severity.String() + ": " + d.Message + " [" + d.Rule + "]"
 }
+
+// Plural is "1 file", "2 files": n with the word for its count.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return strconv.Itoa(n) + " " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"io"
 	"math"
 	"unicode/utf8"
@@ -296,5 +297,5 @@ func (s *source) posOf(at loc) spec.Pos {
 }
 
 func (s *source) diag(p spec.Pos, msg string) *Diagnostic {
-	return &Diagnostic{File: s.name, Pos: p, Message: msg}
+	return &Diagnostic{File: s.name, Span: diag.At(p), Message: msg}
 }
