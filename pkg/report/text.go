@@ -65,10 +65,7 @@ func writeText(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary, opt Opt
 	var lines lineCache
 	secrets := secretsByFile(findings)
 	for _, f := range findings {
-		loc := f.File
-		if hasPos(f.Span) {
-			loc = fmt.Sprintf("%s:%d:%d", f.File, f.Span.Start.Line, f.Span.Start.Col)
-		}
+		loc := f.Where()
 		fmt.Fprintf(b, "%s: %s: %s %s\n", loc, st.severity(f.Severity, f.Severity.String()), f.Message, st.dim("["+f.Rule+"]"))
 		if hasPos(f.Span) && opt.Source != nil {
 			if src := opt.Source(f.File); src != nil {
