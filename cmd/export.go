@@ -3,6 +3,8 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -230,22 +232,11 @@ func isDirTarget(path string) bool {
 
 // printExportProblems prints refusals as "file:line:col: error: ... [rule]".
 func printExportProblems(app *App, problems []export.Problem) {
-	s := app.stderrStyles()
-	for _, p := range problems {
-		loc := p.Tool.Path()
-		span := p.Tool.Span(p.Pointer)
-		if p.Key {
-			span = p.Tool.KeySpan(p.Pointer)
-		}
-		if pos := span.Start; pos.IsValid() {
-			loc = fmt.Sprintf("%s:%d:%d", loc, pos.Line, pos.Col)
-		}
-		rule := ""
-		if p.Rule != "" {
-			rule = " [" + p.Rule + "]"
-		}
-		fmt.Fprintf(app.IO.ErrOut, "%s: %s %s%s\n", loc, s.render(s.err, "error:"), p.String(), rule)
+	ds := make([]*diag.Diagnostic, len(problems))
+	for i, p := range problems {
+		ds[i] = p.Diagnostic()
 	}
+	_ = report.WriteLines(app.IO.ErrOut, ds, app.ColorErr)
 }
 
 func printExportWarnings(app *App, ws []export.Warning) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/report"
 	"io"
 	"os"
 	"path/filepath"
@@ -274,7 +276,7 @@ func formatFile(path string, opts format.Options) *fmtResult {
 	var notRegular *spec.NotRegularError
 	if errors.As(err, &notRegular) {
 		// Found in a directory (a path named so is a usage error).
-		r.err = format.Errors{{File: path, Msg: "skipped, not opened: it is " + notRegular.Error() + "; fmt rewrites regular files only"}}
+		r.err = format.Errors{{File: path, Message: "skipped, not opened: it is " + notRegular.Error() + "; fmt rewrites regular files only"}}
 		return r
 	}
 	if err != nil {
@@ -349,22 +351,21 @@ func fmtStdin(opts *fmtOptions, to format.Target) error {
 // printFmtError prints "file:line:col: error: message" per problem, as
 // lint and import do.
 func printFmtError(app *App, err error) {
-	s := app.stderrStyles()
 	var es format.Errors
 	if !errors.As(err, &es) {
 		fmt.Fprintf(app.IO.ErrOut, "toolctl: %v\n", err)
 		return
 	}
-	for _, e := range es {
-		loc := e.File
-		if loc == "<stdin>.json" {
-			loc = "<stdin>"
+	ds := make([]*diag.Diagnostic, len(es))
+	for i, e := range es {
+		c := *e
+		c.Severity = diag.Error
+		if c.File == "<stdin>.json" {
+			c.File = "<stdin>"
 		}
-		if e.Pos.IsValid() {
-			loc = fmt.Sprintf("%s:%d:%d", loc, e.Pos.Line, e.Pos.Col)
-		}
-		fmt.Fprintf(app.IO.ErrOut, "%s: %s %s\n", loc, s.render(s.err, "error:"), e.Msg)
+		ds[i] = &c
 	}
+	_ = report.WriteLines(app.IO.ErrOut, ds, app.ColorErr)
 }
 
 // writeFormatted replaces a file atomically, keeping its mode. A symbolic

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/report"
 	"io"
 	"io/fs"
 	"os"
@@ -186,7 +188,7 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 	}
 	if !app.Quiet {
 		for _, w := range res.Warnings {
-			printImportDiag(app, "warning:", w)
+			printImportDiag(app, diag.Warning, w)
 		}
 	}
 	for _, t := range res.Tools {
@@ -237,7 +239,7 @@ func readImportInput(app *App, path string) ([]byte, string, error) {
 func importFailed(app *App, res *importer.Result, err error) error {
 	if res != nil && !app.Quiet {
 		for _, w := range res.Warnings {
-			printImportDiag(app, "warning:", w)
+			printImportDiag(app, diag.Warning, w)
 		}
 	}
 	printImportErrors(app, err)
@@ -250,26 +252,20 @@ func printImportErrors(app *App, err error) {
 	switch {
 	case errors.As(err, &list):
 		for _, d := range list {
-			printImportDiag(app, "error:", d)
+			printImportDiag(app, diag.Error, d)
 		}
 	case errors.As(err, &one):
-		printImportDiag(app, "error:", one)
+		printImportDiag(app, diag.Error, one)
 	default:
 		fmt.Fprintf(app.IO.ErrOut, "toolctl: %v\n", err)
 	}
 }
 
 // printImportDiag prints "file:line:col: error: message", as lint does.
-func printImportDiag(app *App, severity string, d *importer.Diagnostic) {
-	s := app.stderrStyles()
-	loc := d.File
-	if d.Pos.IsValid() {
-		loc = fmt.Sprintf("%s:%d:%d", d.File, d.Pos.Line, d.Pos.Col)
-	}
-	if severity == "error:" {
-		severity = s.render(s.err, severity)
-	}
-	fmt.Fprintf(app.IO.ErrOut, "%s: %s %s\n", loc, severity, d.Msg)
+func printImportDiag(app *App, severity diag.Severity, d *importer.Diagnostic) {
+	c := *d
+	c.Severity = severity
+	_ = report.WriteLines(app.IO.ErrOut, []*diag.Diagnostic{&c}, app.ColorErr)
 }
 
 // renderTool is a tool's file: the modeline, then the canonical YAML.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/lint"
-	"github.com/toolctl/toolctl/pkg/lint/report"
+	"github.com/toolctl/toolctl/pkg/report"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -276,7 +276,7 @@ func runLint(opts *lintOptions) error {
 			Source:  func(p string) *spec.File { return byPath[p] },
 			Root:    cwd,
 			Version: currentBuild().Version,
-			Rules:   lint.Rules(),
+			Rules:   reportRules(),
 			Quiet:   app.Quiet,
 		}
 		if err := writeReport(app.IO.Out, rs, findings, report.Summary{Files: names}, opt); err != nil {

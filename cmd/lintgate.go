@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/lint"
-	"github.com/toolctl/toolctl/pkg/lint/report"
+	"github.com/toolctl/toolctl/pkg/report"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -76,7 +76,7 @@ func lintErrors(app *App, set *spec.Set, cfg lint.Config, ignore []string, scope
 			Source:  func(p string) *spec.File { return byPath[p] },
 			Root:    cwd,
 			Version: currentBuild().Version,
-			Rules:   lint.Rules(),
+			Rules:   reportRules(),
 			Quiet:   true,
 		})
 		out[path] = b.String()
@@ -126,4 +126,14 @@ func lintGate(app *App, set *spec.Set, paths []string, refusal, verb string) err
 // every loaded tool has its File.
 func fileSet(t *spec.Tool) *spec.Set {
 	return &spec.Set{Files: []*spec.File{t.File}}
+}
+
+// reportRules is lint's rule catalog as the reports list it (sarif).
+func reportRules() []report.Rule {
+	rules := lint.Rules()
+	out := make([]report.Rule, len(rules))
+	for i, r := range rules {
+		out[i] = report.Rule{ID: r.ID, Description: r.Description, Explain: r.Explain, Severity: r.Severity}
+	}
+	return out
 }

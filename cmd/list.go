@@ -131,7 +131,7 @@ func countBadFiles(set *spec.Set) int {
 func errorItems(errs []*spec.Error) []errorItem {
 	items := make([]errorItem, 0, len(errs))
 	for _, e := range errs {
-		items = append(items, errorItem{e.File, e.Span.Start.Line, e.Span.Start.Col, e.Msg})
+		items = append(items, errorItem{e.File, e.Span.Start.Line, e.Span.Start.Col, e.Message})
 	}
 	return items
 }

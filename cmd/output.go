@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/report"
 	"io"
 	"runtime/debug"
 	"strings"
@@ -74,13 +76,14 @@ func writeTable(w io.Writer, s styles, header []string, rows [][]string) {
 
 // printFileErrors prints load errors as "file:line:col: error: message".
 func printFileErrors(w io.Writer, s styles, errs []*spec.Error) {
-	for _, e := range errs {
-		loc := e.File
-		if e.Span.Start.IsValid() {
-			loc = fmt.Sprintf("%s:%d:%d", e.File, e.Span.Start.Line, e.Span.Start.Col)
-		}
-		fmt.Fprintf(w, "%s: %s %s\n", loc, s.render(s.err, "error:"), e.Msg)
+	ds := make([]*diag.Diagnostic, len(errs))
+	for i, e := range errs {
+		c := *e
+		c.Severity = diag.Error
+		c.Rule = "" // a load error names no rule
+		ds[i] = &c
 	}
+	_ = report.WriteLines(w, ds, s.on)
 }
 
 // checkOutputFormat validates an --output value.

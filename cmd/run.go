@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"io"
 	"os"
 	"os/signal"
@@ -734,10 +735,7 @@ func definitionWhere(t *spec.Tool, ptr string) string {
 	if !pos.IsValid() {
 		pos = t.Pos("")
 	}
-	if !pos.IsValid() {
-		return t.Path()
-	}
-	return fmt.Sprintf("%s:%d:%d", t.Path(), pos.Line, pos.Col)
+	return diag.Where(t.Path(), pos)
 }
 
 // detailText renders an error's detail (a traceback, a response body).

@@ -31,7 +31,7 @@ func TestCorpusIsClean(t *testing.T) {
 		t.Fatalf("spec.Load read %d files, want 200", len(set.Files))
 	}
 	for _, e := range set.Errors() {
-		t.Errorf("%s:%d:%d: %s", e.File, e.Span.Start.Line, e.Span.Start.Col, e.Msg)
+		t.Errorf("%s:%d:%d: %s", e.File, e.Span.Start.Line, e.Span.Start.Col, e.Message)
 	}
 	seen := map[spec.Dialect]int{}
 	for _, tl := range set.Tools() {
@@ -78,7 +78,7 @@ func TestCorpusSeedLarge(t *testing.T) {
 		if i == 20 {
 			break
 		}
-		t.Errorf("%s:%d:%d: %s", e.File, e.Span.Start.Line, e.Span.Start.Col, e.Msg)
+		t.Errorf("%s:%d:%d: %s", e.File, e.Span.Start.Line, e.Span.Start.Col, e.Message)
 	}
 	for i, f := range findings {
 		if i == 20 {

@@ -12,6 +12,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"slices"
 	"strings"
 
@@ -207,6 +208,15 @@ type Problem struct {
 
 func (p Problem) String() string {
 	return fmt.Sprintf("tool %q: %s", p.Tool.Name, p.Message)
+}
+
+// Diagnostic is p at its place in the tool's file, an error.
+func (p Problem) Diagnostic() *diag.Diagnostic {
+	span := p.Tool.Span(p.Pointer)
+	if p.Key {
+		span = p.Tool.KeySpan(p.Pointer)
+	}
+	return &diag.Diagnostic{File: p.Tool.Path(), Span: span, Pointer: p.Pointer, Severity: diag.Error, Rule: p.Rule, Message: p.String(), Tool: p.Tool.Name}
 }
 
 // Error is a refused export: every problem of every tool, in tool order.

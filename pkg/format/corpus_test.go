@@ -59,7 +59,7 @@ func TestBundledTools(t *testing.T) {
 
 func isRefusal(err error) bool {
 	var es Errors
-	return errors.As(err, &es) && strings.Contains(es[0].Msg, "cannot convert")
+	return errors.As(err, &es) && strings.Contains(es[0].Message, "cannot convert")
 }
 
 // Every corpus file: formatted (idempotently) when the parser reads tools
@@ -95,7 +95,7 @@ func TestCorpora(t *testing.T) {
 				var es Errors
 				if err == nil {
 					t.Errorf("%s (--to %q): formatted despite %d parse errors", rel, to, len(parsed.Errors))
-				} else if !errors.As(err, &es) || !es[0].Pos.IsValid() {
+				} else if !errors.As(err, &es) || !es[0].Span.Start.IsValid() {
 					t.Errorf("%s: unpositioned error %v", rel, err)
 				}
 			case err == nil:

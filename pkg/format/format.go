@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"io"
 	"path/filepath"
 	"sort"
@@ -62,18 +63,7 @@ type Options struct {
 
 // Error is a problem that stops a file from being formatted; the file is
 // left as it was.
-type Error struct {
-	File string
-	Pos  spec.Pos
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Pos.IsValid() {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
-	}
-	return e.File + ": " + e.Msg
-}
+type Error = diag.Diagnostic
 
 // Errors are several problems of one file.
 type Errors []*Error
@@ -96,7 +86,7 @@ func IsJSON(path string) bool { return strings.EqualFold(filepath.Ext(path), ".j
 func Source(path string, data []byte, opts Options) (out []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = nil, Errors{{File: path, Pos: spec.Pos{Line: 1, Col: 1}, Msg: spec.InternalErrorMsg(path, p)}}
+			out, err = nil, Errors{{File: path, Span: diag.At(spec.Pos{Line: 1, Col: 1}), Message: spec.InternalErrorMsg(path, p)}}
 		}
 	}()
 	f := &file{path: path, opts: opts}
@@ -113,16 +103,16 @@ type file struct {
 }
 
 func (f *file) errAt(n *yaml.Node, format string, args ...any) *Error {
-	e := &Error{File: f.path, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: f.path, Message: fmt.Sprintf(format, args...)}
 	if n != nil && n.Line > 0 {
-		e.Pos = spec.Pos{Line: n.Line, Col: n.Column}
+		e.Span = diag.At(spec.Pos{Line: n.Line, Col: n.Column})
 	}
 	return e
 }
 
 func (f *file) format(data []byte) ([]byte, error) {
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		return nil, Errors{{File: f.path, Pos: spec.Pos{Line: 1, Col: 1}, Msg: "the file is UTF-16; fmt writes UTF-8 only, so it was left untouched (save it as UTF-8 first)"}}
+		return nil, Errors{{File: f.path, Span: diag.At(spec.Pos{Line: 1, Col: 1}), Message: "the file is UTF-16; fmt writes UTF-8 only, so it was left untouched (save it as UTF-8 first)"}}
 	}
 	src := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	// The spec parser is the judge of what a tool file is: any error it
@@ -161,25 +151,25 @@ func (f *file) format(data []byte) ([]byte, error) {
 func (f *file) parseErrors(pf *spec.File, err error) error {
 	var out Errors
 	for _, e := range pf.Errors {
-		if strings.Contains(e.Msg, "syntax error") {
-			out = append(out, &Error{File: f.path, Pos: e.Span.Start, Msg: e.Msg})
+		if strings.Contains(e.Message, "syntax error") {
+			out = append(out, &Error{File: f.path, Span: e.Span, Message: e.Message})
 		}
 	}
 	if len(out) == 0 {
 		for _, e := range pf.Errors {
-			out = append(out, &Error{File: f.path, Pos: e.Span.Start, Msg: e.Msg})
+			out = append(out, &Error{File: f.path, Span: e.Span, Message: e.Message})
 		}
 	}
 	// in the order lint shows them
 	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Pos, out[j].Pos
+		a, b := out[i].Span.Start, out[j].Span.Start
 		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
 	})
 	if len(out) == 0 && err != nil {
-		out = append(out, &Error{File: f.path, Msg: err.Error()})
+		out = append(out, &Error{File: f.path, Message: err.Error()})
 	}
 	if len(out) == 0 {
-		out = append(out, &Error{File: f.path, Msg: "no tool in this file"})
+		out = append(out, &Error{File: f.path, Message: "no tool in this file"})
 	}
 	return out
 }

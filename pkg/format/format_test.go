@@ -242,7 +242,7 @@ func TestOpenAI(t *testing.T) {
 		t.Errorf("flat:\n%s", got)
 	}
 	e := formatErr(t, "o.yaml", src, Options{To: Feagent})
-	if !strings.Contains(e.Msg, "OpenAI's {type: function, function: {...}} format requires a JSON Schema") {
+	if !strings.Contains(e.Message, "OpenAI's {type: function, function: {...}} format requires a JSON Schema") {
 		t.Errorf("%v", e)
 	}
 }
@@ -269,7 +269,7 @@ func TestJSON(t *testing.T) {
 	}
 	// a duplicate key is the spec parser's error, with its position
 	e := formatErr(t, "a.json", "{\n  \"name\": \"a\",\n  \"description\": \"d\",\n  \"name\": \"b\"\n}\n", Options{})
-	if e.Pos.Line != 4 || e.Pos.Col != 3 || !strings.Contains(e.Msg, `"name"`) {
+	if e.Span.Start.Line != 4 || e.Span.Start.Col != 3 || !strings.Contains(e.Message, `"name"`) {
 		t.Errorf("duplicate key: %v", e)
 	}
 }
@@ -281,7 +281,7 @@ func TestJSONReaderDuplicateKey(t *testing.T) {
 	src := []byte("{\n  \"name\": \"a\",\n  \"description\": \"d\",\n  \"name\": \"b\"\n}\n")
 	_, err := f.formatJSON(src, spec.ParseFile("a.json", src))
 	var es Errors
-	if !errors.As(err, &es) || es[0].Pos != (spec.Pos{Line: 4, Col: 3}) || !strings.Contains(es[0].Msg, `key "name" appears twice`) {
+	if !errors.As(err, &es) || es[0].Span.Start != (spec.Pos{Line: 4, Col: 3}) || !strings.Contains(es[0].Message, `key "name" appears twice`) {
 		t.Errorf("duplicate key: %v", err)
 	}
 }
@@ -325,7 +325,7 @@ func TestSpecParseErrorsRefused(t *testing.T) {
 			}
 			for i, w := range tc.want {
 				e := es[i]
-				if e.File != tc.path || e.Pos != (spec.Pos{Line: w.line, Col: w.col}) || !strings.Contains(e.Msg, w.msg) {
+				if e.File != tc.path || e.Span.Start != (spec.Pos{Line: w.line, Col: w.col}) || !strings.Contains(e.Message, w.msg) {
 					t.Errorf("%s (--to %q): got %v; want %d:%d ...%s...", tc.path, to, e, w.line, w.col, w.msg)
 				}
 			}
@@ -357,8 +357,8 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"a.yaml", "\xff\xfe", 1, 1, "UTF-16"},
 	} {
 		e := formatErr(t, tc.path, tc.src, Options{})
-		if e.Pos.Line != tc.line || e.Pos.Col != tc.col || !strings.Contains(e.Msg, tc.msg) {
-			t.Errorf("%q: got %d:%d %s; want %d:%d ...%s...", tc.src, e.Pos.Line, e.Pos.Col, e.Msg, tc.line, tc.col, tc.msg)
+		if e.Span.Start.Line != tc.line || e.Span.Start.Col != tc.col || !strings.Contains(e.Message, tc.msg) {
+			t.Errorf("%q: got %d:%d %s; want %d:%d ...%s...", tc.src, e.Span.Start.Line, e.Span.Start.Col, e.Message, tc.line, tc.col, tc.msg)
 		}
 	}
 }
@@ -435,13 +435,13 @@ func TestToFeagentRefusals(t *testing.T) {
 			"uses YAML anchors"},
 	} {
 		e := formatErr(t, "a.yaml", tc.src, Options{To: Feagent})
-		if !strings.Contains(e.Msg, "cannot convert tool \"a\"") || !strings.Contains(e.Msg, tc.msg) || !e.Pos.IsValid() {
+		if !strings.Contains(e.Message, "cannot convert tool \"a\"") || !strings.Contains(e.Message, tc.msg) || !e.Span.Start.IsValid() {
 			t.Errorf("%s: %v", tc.src, e)
 		}
 	}
 	// a parameter named twice is a parse error, refused before converting
 	e := formatErr(t, "a.yaml", "name: a\ndescription: d\nparameters:\n  - name: x\n  - name: x\n", Options{To: Schema})
-	if !strings.Contains(e.Msg, `parameter "x"`) || e.Pos.Line != 5 {
+	if !strings.Contains(e.Message, `parameter "x"`) || e.Span.Start.Line != 5 {
 		t.Errorf("duplicate: %v", e)
 	}
 }
@@ -455,7 +455,7 @@ func TestConvertRefusesDuplicateParameter(t *testing.T) {
 	}
 	f := &file{path: "a.yaml", opts: Options{To: Schema}}
 	e := f.convert(doc.Content[0])
-	if e == nil || !strings.Contains(e.Msg, `parameter "x" is defined twice`) || e.Pos.Line != 5 {
+	if e == nil || !strings.Contains(e.Message, `parameter "x" is defined twice`) || e.Span.Start.Line != 5 {
 		t.Errorf("duplicate: %v", e)
 	}
 }
@@ -564,7 +564,7 @@ input_schema:
 		}
 	}
 	e := formatErr(t, "a.yaml", "name: a\ndescription: d\narguments:\n  - {name: x, optional: maybe}\n", Options{To: Schema})
-	if e == nil || !e.Pos.IsValid() {
+	if e == nil || !e.Span.Start.IsValid() {
 		t.Errorf("optional: maybe: %v", e)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"io"
 	"strconv"
 
@@ -52,7 +53,7 @@ type jsonReader struct {
 }
 
 func (d *jsonReader) errAt(offset int64, format string, args ...any) *Error {
-	return &Error{File: d.path, Pos: d.pos(offset), Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: d.path, Span: diag.At(d.pos(offset)), Message: fmt.Sprintf(format, args...)}
 }
 
 // value reads one JSON value as a node; a key given twice in an object is

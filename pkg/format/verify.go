@@ -17,7 +17,7 @@ import (
 // the source. A failure is a bug in fmt; the file is left untouched.
 func (f *file) verify(before *spec.File, src, out []byte) error {
 	bug := func(format string, args ...any) error {
-		return Errors{{File: f.path, Msg: "fmt would change this file's meaning (" + fmt.Sprintf(format, args...) + "), so it was left untouched; please report this with the file"}}
+		return Errors{{File: f.path, Message: "fmt would change this file's meaning (" + fmt.Sprintf(format, args...) + "), so it was left untouched; please report this with the file"}}
 	}
 	after := spec.ParseFile(f.path, out)
 	if len(after.Tools) != len(before.Tools) {

@@ -51,7 +51,7 @@ func detect(src *source) (Format, string, error) {
 		p := src.posOf(v.first[Format(f)])
 		parts = append(parts, fmt.Sprintf("%s at line %d (%s)", f, p.Line, v.why[Format(f)]))
 	}
-	return "", "", &Diagnostic{File: src.name, Msg: fmt.Sprintf("cannot tell the format: the input has tools that look like %s; pass --from with the format to read", strings.Join(parts, " and "))}
+	return "", "", &Diagnostic{File: src.name, Message: fmt.Sprintf("cannot tell the format: the input has tools that look like %s; pass --from with the format to read", strings.Join(parts, " and "))}
 }
 
 type voter struct {

@@ -185,7 +185,7 @@ func catalogueSummary(r *reader) {
 		are = "is"
 	}
 	r.warnings = append(r.warnings, &Diagnostic{File: r.src.name,
-		Msg: fmt.Sprintf("%s of %s %s named SERVER%sTOOL (%q is imported as %q), %s; each entry.tool keeps the name the server publishes",
+		Message: fmt.Sprintf("%s of %s %s named SERVER%sTOOL (%q is imported as %q), %s; each entry.tool keeps the name the server publishes",
 			plural(count, "tool", "tools"), plural(len(servers), "server", "servers"), are, catalogueSep, example.SourceName, catalogueName(example.server, example.SourceName), why)})
 }
 

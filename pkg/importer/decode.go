@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"io"
 	"math"
 	"unicode/utf8"
@@ -95,13 +96,13 @@ func (s *source) root(i int) loc {
 func decodeSource(name string, data []byte) (*source, error) {
 	src := &source{name: name, paths: &paths{kids: map[step]int32{}}}
 	if len(data) > spec.MaxFileSize {
-		return nil, &Diagnostic{File: name, Msg: spec.TooLargeMsg(len(data))}
+		return nil, &Diagnostic{File: name, Message: spec.TooLargeMsg(len(data))}
 	}
 	// PowerShell's > writes UTF-16 with a byte order mark; read it as UTF-8.
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
 		u, _, err := transform.Bytes(unicode.BOMOverride(unicode.UTF8.NewDecoder()), data)
 		if err != nil {
-			return nil, &Diagnostic{File: name, Msg: fmt.Sprintf("invalid UTF-16: %v; save the file as UTF-8", err)}
+			return nil, &Diagnostic{File: name, Message: fmt.Sprintf("invalid UTF-16: %v; save the file as UTF-8", err)}
 		}
 		data = u
 	}
@@ -111,7 +112,7 @@ func decodeSource(name string, data []byte) (*source, error) {
 		return nil, src.diag(src.posAt(spec.FirstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &Diagnostic{File: name, Msg: "the input is empty; expected JSON tool definitions"}
+		return nil, &Diagnostic{File: name, Message: "the input is empty; expected JSON tool definitions"}
 	}
 	if off := spec.TooDeep(data); off >= 0 {
 		return nil, src.diag(src.posAt(off), spec.TooDeepMsg)
@@ -296,5 +297,5 @@ func (s *source) posOf(at loc) spec.Pos {
 }
 
 func (s *source) diag(p spec.Pos, msg string) *Diagnostic {
-	return &Diagnostic{File: s.name, Pos: p, Msg: msg}
+	return &Diagnostic{File: s.name, Span: diag.At(p), Message: msg}
 }

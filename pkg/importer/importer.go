@@ -14,6 +14,7 @@ package importer
 import (
 	"errors"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"sort"
 	"strings"
 
@@ -89,24 +90,9 @@ type Result struct {
 	Warnings []*Diagnostic
 }
 
-// Diagnostic is a positioned message about the input.
-type Diagnostic struct {
-	File string
-	Pos  spec.Pos
-	// Tool is the tool's source name, when the message is about one.
-	Tool string
-	Msg  string
-}
-
-func (d *Diagnostic) Error() string {
-	switch {
-	case d.File == "":
-		return d.Msg
-	case d.Pos.IsValid():
-		return fmt.Sprintf("%s:%d:%d: %s", d.File, d.Pos.Line, d.Pos.Col, d.Msg)
-	}
-	return d.File + ": " + d.Msg
-}
+// Diagnostic is a positioned message about the input (Tool: the input's
+// name of the tool it is about, if any).
+type Diagnostic = diag.Diagnostic
 
 // Errors is every problem of an input that cannot be imported; nothing is
 // imported then.
@@ -143,7 +129,7 @@ func Import(data []byte, opts Options) (res *Result, err error) {
 func recoverInput(name string, res **Result, err *error) {
 	if p := recover(); p != nil {
 		*res = nil
-		*err = &Diagnostic{File: name, Pos: spec.Pos{Line: 1, Col: 1}, Msg: spec.InternalErrorMsg(name, p)}
+		*err = &Diagnostic{File: name, Span: diag.At(spec.Pos{Line: 1, Col: 1}), Message: spec.InternalErrorMsg(name, p)}
 	}
 }
 
@@ -165,7 +151,7 @@ func importSource(src *source, from Format) (*Result, error) {
 		read(r, doc, src.root(i))
 	}
 	if len(r.tools) == 0 && len(r.errs) == 0 {
-		r.errs = append(r.errs, &Diagnostic{File: src.name, Msg: fmt.Sprintf("no tool found in this %s input; check --from (auto detects the format)", res.Format)})
+		r.errs = append(r.errs, &Diagnostic{File: src.name, Message: fmt.Sprintf("no tool found in this %s input; check --from (auto detects the format)", res.Format)})
 	}
 	mapNames(r)
 	res.Tools, res.Warnings = r.tools, r.warnings
@@ -443,8 +429,8 @@ func mapNames(r *reader) {
 			name = catalogueName(t.server, t.SourceName)
 		}
 		if ToolName(t.SourceName) != t.SourceName {
-			r.warnings = append(r.warnings, &Diagnostic{File: r.src.name, Pos: t.Pos, Tool: t.SourceName,
-				Msg: fmt.Sprintf("tool %q is imported as %q: toolctl names are snake_case (^[a-z][a-z0-9_]*$, at most 64 characters)", t.SourceName, name)})
+			r.warnings = append(r.warnings, &Diagnostic{File: r.src.name, Span: diag.At(t.Pos), Tool: t.SourceName,
+				Message: fmt.Sprintf("tool %q is imported as %q: toolctl names are snake_case (^[a-z][a-z0-9_]*$, at most 64 characters)", t.SourceName, name)})
 		}
 		t.Tool.Name = name
 		byName[name] = append(byName[name], t)
@@ -471,7 +457,7 @@ func mapNames(r *reader) {
 		if first.SourceName != n || ts[1].SourceName != n {
 			what = fmt.Sprintf("the same toolctl name %q as %s", n, strings.Join(where, " and "))
 		}
-		r.errs = append(r.errs, &Diagnostic{File: r.src.name, Pos: first.Pos, Tool: first.SourceName,
-			Msg: fmt.Sprintf("tool %q has %s; every tool needs its own name: rename or remove one in the input", first.SourceName, what)})
+		r.errs = append(r.errs, &Diagnostic{File: r.src.name, Span: diag.At(first.Pos), Tool: first.SourceName,
+			Message: fmt.Sprintf("tool %q has %s; every tool needs its own name: rename or remove one in the input", first.SourceName, what)})
 	}
 }

@@ -99,7 +99,7 @@ func ImportServer(ctx context.Context, opts ServerOptions) (res *Result, err err
 			}
 			raw = append(raw, v)
 		}
-		warnings = append(warnings, &Diagnostic{File: c.name(), Msg: "the raw tools/list answers could not be read; schema keys are in alphabetical order instead of the server's"})
+		warnings = append(warnings, &Diagnostic{File: c.name(), Message: "the raw tools/list answers could not be read; schema keys are in alphabetical order instead of the server's"})
 	}
 	if err := checkLimits(c.name(), raw); err != nil {
 		return nil, err
@@ -356,7 +356,7 @@ func (c *liveConn) addEntries(res *Result) {
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if !envRef.MatchString(v) {
 			res.Warnings = append(res.Warnings, &Diagnostic{File: c.name(),
-				Msg: fmt.Sprintf("header %s is not written to the entries: its value is literal; pass it as ${ENV} (e.g. --header '%s: Bearer ${TOKEN}') to have it written", k, k)})
+				Message: fmt.Sprintf("header %s is not written to the entries: its value is literal; pass it as ${ENV} (e.g. --header '%s: Bearer ${TOKEN}') to have it written", k, k)})
 			continue
 		}
 		if headers == nil {
@@ -372,7 +372,7 @@ func (c *liveConn) addEntries(res *Result) {
 		}
 		if _, err := os.Stat(filepath.Join(c.opts.Dir, a)); err == nil {
 			res.Warnings = append(res.Warnings, &Diagnostic{File: c.name(),
-				Msg: fmt.Sprintf("the entries' server command names %q, a relative path; toolctl run starts the server in the tool file's directory, so write an absolute path or put the file there", a)})
+				Message: fmt.Sprintf("the entries' server command names %q, a relative path; toolctl run starts the server in the tool file's directory, so write an absolute path or put the file there", a)})
 			break
 		}
 	}

@@ -167,7 +167,7 @@ func dockerArguments(r *reader, v any, at loc) *spec.Map {
 		if p.Key != "" {
 			pat = pat.key(p.Key)
 		}
-		r.errorf(pat, "%s", p.Msg)
+		r.errorf(pat, "%s", p.Message)
 	}
 	return schema
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"slices"
 	"strings"
 
@@ -14,17 +15,6 @@ var ConfigKeys = []string{"profile", "targets", "rules", "categories", "limits",
 
 // LimitKeys are the keys of lint.limits, mapped onto Limits.
 var LimitKeys = []string{"name_max", "description_min", "description_min_words", "description_max", "detail_max"}
-
-// ConfigError is a positioned problem in a config file.
-type ConfigError struct {
-	File string
-	Pos  spec.Pos
-	Msg  string
-}
-
-func (e *ConfigError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
-}
 
 // ParseConfig reads the lint section (the value node of "lint:") of the
 // config file at path. Globs are relative to the config file's directory
@@ -135,7 +125,7 @@ func ParseConfig(path, root string, n *yaml.Node) (Config, []string, error) {
 type configParser struct{ file string }
 
 func (p configParser) errorf(n *yaml.Node, format string, args ...any) error {
-	return &ConfigError{File: p.file, Pos: spec.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)}
+	return &diag.Diagnostic{File: p.file, Span: diag.At(spec.Pos{Line: n.Line, Col: n.Column}), Message: fmt.Sprintf(format, args...)}
 }
 
 // mapping walks a mapping's keys in order, rejecting unknown and repeated

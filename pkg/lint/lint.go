@@ -6,62 +6,33 @@ package lint
 
 import (
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"regexp"
 	"runtime"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-// Severity orders findings; Off disables a rule.
-type Severity int
+// Severity orders findings; Off disables a rule (diag.Severity).
+type Severity = diag.Severity
 
 const (
-	Off Severity = iota
-	Info
-	Warning
-	Error
+	Off     = diag.Off
+	Info    = diag.Info
+	Warning = diag.Warning
+	Error   = diag.Error
 )
 
-var severityNames = []string{"off", "info", "warning", "error"}
-
-func (s Severity) String() string {
-	if s < Off || s > Error {
-		return fmt.Sprintf("severity(%d)", int(s))
-	}
-	return severityNames[s]
-}
-
 // ParseSeverity reads off, info, warning or error.
-func ParseSeverity(s string) (Severity, error) {
-	for i, n := range severityNames {
-		if strings.EqualFold(s, n) {
-			return Severity(i), nil
-		}
-	}
-	return Off, fmt.Errorf("%q is not a severity; use off, info, warning or error", s)
-}
+func ParseSeverity(s string) (Severity, error) { return diag.ParseSeverity(s) }
 
-// Finding is one problem at one place.
-type Finding struct {
-	File     string
-	Span     spec.Span
-	Severity Severity
-	Rule     string
-	Message  string
-	// Secret is the credential the finding is about (secret-literal).
-	// No report prints it: the text format masks it in every source
-	// excerpt of the file, the other formats carry no source text.
-	Secret string
-}
-
-func (f Finding) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.File, f.Span.Start.Line, f.Span.Start.Col, f.Severity, f.Message, f.Rule)
-}
+// Finding is one problem at one place: a diag.Diagnostic with its rule
+// and severity.
+type Finding = diag.Diagnostic
 
 // Rule is one check.
 type Rule struct {
@@ -385,7 +356,7 @@ func (r *run) file(f *spec.File) []Finding {
 	var out []Finding
 	if r.parseOn {
 		for _, e := range f.Errors {
-			out = append(out, Finding{File: e.File, Span: e.Span, Severity: r.parseSev, Rule: ParseErrorID, Message: e.Msg})
+			out = append(out, Finding{File: e.File, Span: e.Span, Severity: r.parseSev, Rule: ParseErrorID, Message: e.Message})
 		}
 	}
 	for _, t := range f.Tools {

@@ -1,7 +1,7 @@
 package lint
 
 import (
-	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"strings"
 	"unicode/utf8"
 
@@ -50,9 +50,4 @@ func hasCJK(s string) bool {
 }
 
 // Plural counts: "1 file", "2 files".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func Plural(n int, one, many string) string { return diag.Plural(n, one, many) }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -31,7 +32,7 @@ Good:
 				p := f.Pos("/name")
 				where := fmt.Sprintf("line %d", p.Line)
 				if f.Path() != t.Path() {
-					where = fmt.Sprintf("%s:%d:%d", f.Path(), p.Line, p.Col)
+					where = diag.Where(f.Path(), p)
 				}
 				r.Report(t, "/name", "name %q is already used at %s; rename one of the tools", t.Name, where)
 				continue

@@ -33,8 +33,8 @@ func (f *File) controlCharError() *Error {
 		if r != utf8.RuneError || size > 1 {
 			if !yamlPrintable(r) {
 				p := f.PosAt(i)
-				return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}},
-					Msg: fmt.Sprintf("YAML syntax error: control character U+%04X is not allowed in YAML; remove it, or in a double-quoted string write it as \"\\u%04X\"", r, r)}
+				return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + 1}},
+					Message: fmt.Sprintf("YAML syntax error: control character U+%04X is not allowed in YAML; remove it, or in a double-quoted string write it as \"\\u%04X\"", r, r)}
 			}
 		}
 		i += size
@@ -87,7 +87,7 @@ func (f *File) yamlSurrogateError(line int) *Error {
 			continue
 		}
 		p := f.PosAt(f.lines()[line-1] + i)
-		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + len(esc)}}, Msg: "YAML syntax error: " + msg}
+		return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + len(esc)}}, Message: "YAML syntax error: " + msg}
 	}
 	return nil
 }

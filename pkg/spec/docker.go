@@ -26,12 +26,12 @@ var dockerArgumentKeys = func() map[string]bool {
 // ArgumentProblem is something wrong with an item of Docker's arguments
 // list: the item at Index, at its key Key ("" for the whole item).
 type ArgumentProblem struct {
-	Index int
-	Key   string
-	Msg   string
+	Index   int
+	Key     string
+	Message string
 	// Unknown: Key is neither one of DockerArgumentKeys, a JSON Schema or
 	// annotation keyword nor an x-* extension (a typo such as optinal). It
-	// is kept in the property's schema; Msg is empty, the caller decides.
+	// is kept in the property's schema; Message is empty, the caller decides.
 	Unknown bool
 }
 
@@ -56,21 +56,21 @@ func DockerArguments(list []any, kind func(any) string) (*Map, []ArgumentProblem
 	for i, item := range list {
 		arg, ok := item.(*Map)
 		if !ok {
-			problems = append(problems, ArgumentProblem{Index: i, Msg: fmt.Sprintf("arguments[%d]: expected an argument {name, type, desc, optional}, got %s", i, kind(item))})
+			problems = append(problems, ArgumentProblem{Index: i, Message: fmt.Sprintf("arguments[%d]: expected an argument {name, type, desc, optional}, got %s", i, kind(item))})
 			continue
 		}
 		nv, _ := arg.Get("name")
 		name, ok := nv.(string)
 		if !ok && nv != nil {
-			problems = append(problems, ArgumentProblem{Index: i, Key: "name", Msg: fmt.Sprintf("arguments[%d].name: expected a string, got %s", i, kind(nv))})
+			problems = append(problems, ArgumentProblem{Index: i, Key: "name", Message: fmt.Sprintf("arguments[%d].name: expected a string, got %s", i, kind(nv))})
 			continue
 		}
 		if name == "" {
-			problems = append(problems, ArgumentProblem{Index: i, Msg: fmt.Sprintf("arguments[%d]: there is no \"name\"; every argument needs one", i)})
+			problems = append(problems, ArgumentProblem{Index: i, Message: fmt.Sprintf("arguments[%d]: there is no \"name\"; every argument needs one", i)})
 			continue
 		}
 		if props.Has(name) {
-			problems = append(problems, ArgumentProblem{Index: i, Key: "name", Msg: fmt.Sprintf("arguments: %q is listed twice; keep one", name)})
+			problems = append(problems, ArgumentProblem{Index: i, Key: "name", Message: fmt.Sprintf("arguments: %q is listed twice; keep one", name)})
 			continue
 		}
 		prop := NewMap(arg.Len())
@@ -85,7 +85,7 @@ func DockerArguments(list []any, kind func(any) string) (*Map, []ArgumentProblem
 				}
 				b, ok := val.(bool)
 				if !ok {
-					problems = append(problems, ArgumentProblem{Index: i, Key: k, Msg: fmt.Sprintf("arguments[%d].%s: expected true or false, got %s", i, k, kind(val))})
+					problems = append(problems, ArgumentProblem{Index: i, Key: k, Message: fmt.Sprintf("arguments[%d].%s: expected true or false, got %s", i, k, kind(val))})
 					continue
 				}
 				if k == "optional" && b || k == "required" && !b {
@@ -136,7 +136,7 @@ func (d *decoder) dockerArguments(t *Tool, n *yaml.Node, ptr string) *Map {
 			t.unknownAt(ip) // lint's field-unknown, at the key
 			continue
 		}
-		d.errorf(at, ip, "%s", p.Msg)
+		d.errorf(at, ip, "%s", p.Message)
 	}
 	return schema
 }

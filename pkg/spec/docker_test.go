@@ -58,15 +58,15 @@ func TestDockerDialect(t *testing.T) {
 	}
 	// Positions land in the arguments items: desc for the description.
 	for ptr, want := range map[string]Span{
-		"/input_schema":                              {Pos{5, 18}, Pos{5, 19}},
-		"/input_schema/properties/query":             {Pos{6, 7}, Pos{6, 8}},
-		"/input_schema/properties/query/description": {Pos{9, 17}, Pos{9, 31}},
-		"/input_schema/properties/query/type":        {Pos{8, 17}, Pos{8, 25}},
-		"/input_schema/properties/tags/items/type":   {Pos{14, 27}, Pos{14, 35}},
-		"/input_schema/properties/tags/description":  {Pos{15, 17}, Pos{15, 36}},
-		"/input_schema/properties/limit/description": {Pos{18, 52}, Pos{18, 54}},
-		"/input_schema/properties/limit/default":     {Pos{18, 86}, Pos{18, 88}},
-		"/input_schema/required/0":                   {Pos{6, 7}, Pos{6, 8}},
+		"/input_schema":                              {Start: Pos{Line: 5, Col: 18}, End: Pos{Line: 5, Col: 19}},
+		"/input_schema/properties/query":             {Start: Pos{Line: 6, Col: 7}, End: Pos{Line: 6, Col: 8}},
+		"/input_schema/properties/query/description": {Start: Pos{Line: 9, Col: 17}, End: Pos{Line: 9, Col: 31}},
+		"/input_schema/properties/query/type":        {Start: Pos{Line: 8, Col: 17}, End: Pos{Line: 8, Col: 25}},
+		"/input_schema/properties/tags/items/type":   {Start: Pos{Line: 14, Col: 27}, End: Pos{Line: 14, Col: 35}},
+		"/input_schema/properties/tags/description":  {Start: Pos{Line: 15, Col: 17}, End: Pos{Line: 15, Col: 36}},
+		"/input_schema/properties/limit/description": {Start: Pos{Line: 18, Col: 52}, End: Pos{Line: 18, Col: 54}},
+		"/input_schema/properties/limit/default":     {Start: Pos{Line: 18, Col: 86}, End: Pos{Line: 18, Col: 88}},
+		"/input_schema/required/0":                   {Start: Pos{Line: 6, Col: 7}, End: Pos{Line: 6, Col: 8}},
 	} {
 		if got := search.Span(ptr); got != want {
 			t.Errorf("%s: span %v, want %v (line %q)", ptr, got, want, f.Line(want.Start.Line))
@@ -139,7 +139,7 @@ func TestDockerDialectYAML(t *testing.T) {
 	if got := canonicalJSON(t, tool); got != `{"name":"a","description":"d","input_schema":{"type":"object","properties":{"q":{"type":"string","description":"Query"}}}}` {
 		t.Errorf("canonical %s", got)
 	}
-	if got := tool.Span("/input_schema/properties/q/description"); got.Start != (Pos{6, 11}) {
+	if got := tool.Span("/input_schema/properties/q/description"); got.Start != (Pos{Line: 6, Col: 11}) {
 		t.Errorf("description at %v, want 6:11", got.Start)
 	}
 }

@@ -55,5 +55,5 @@ func ParseDocument(path string, data []byte) (*yaml.Node, *Error) {
 	if pf := ParseFile(path, data); len(pf.Errors) > 0 {
 		return nil, pf.Errors[0]
 	}
-	return nil, &Error{File: path, Msg: "cannot be read"} // not reached: ParseFile refuses what parseJSON does
+	return nil, &Error{File: path, Message: "cannot be read"} // not reached: ParseFile refuses what parseJSON does
 }

@@ -2,44 +2,23 @@ package spec
 
 import (
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"path/filepath"
 	"runtime"
 	"strings"
 )
 
-// Pos is a 1-based position in a source file. Columns count characters
-// (runes), as editors and yaml.v3 do. A zero Line means "no position".
-type Pos struct {
-	Line int `json:"line"`
-	Col  int `json:"col"`
-}
+// Pos is a 1-based position in a source file (diag.Pos).
+type Pos = diag.Pos
 
-// IsValid reports whether p points somewhere.
-func (p Pos) IsValid() bool { return p.Line > 0 }
+// Span is the source range of a value (diag.Span).
+type Span = diag.Span
 
-// Span is the source range of a value: Start inclusive, End exclusive.
-type Span struct {
-	Start Pos `json:"start"`
-	End   Pos `json:"end"`
-}
-
-// Error is a problem with a file, positioned where possible. It is a value:
-// loading collects them per file and never stops at the first.
-type Error struct {
-	File string
-	Span Span
-	// Pointer is the JSON pointer of the offending value in the source
-	// document, when the error is about a value.
-	Pointer string
-	Msg     string
-}
-
-func (e *Error) Error() string {
-	if e.Span.Start.IsValid() {
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Span.Start.Line, e.Span.Start.Col, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// Error is a problem with a file, positioned where possible: a
+// diag.Diagnostic with its File, Span, Pointer (of the offending value,
+// when it is about a value) and Message. It is a value: loading collects
+// them per file and never stops at the first.
+type Error = diag.Diagnostic
 
 // IssuesURL is where toolctl's own bugs are reported.
 const IssuesURL = "https://github.com/toolctl/toolctl/issues"
@@ -80,5 +59,5 @@ func panicSite() string {
 // internalError is the error of a file whose reading panicked (p is what
 // was recovered): at the file's start, as where it failed is unknown.
 func (f *File) internalError(p any) *Error {
-	return &Error{File: f.Path, Span: Span{Pos{1, 1}, Pos{1, 2}}, Msg: InternalErrorMsg(f.Path, p)}
+	return &Error{File: f.Path, Span: Span{Start: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 2}}, Message: InternalErrorMsg(f.Path, p)}
 }

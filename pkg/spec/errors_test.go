@@ -114,7 +114,7 @@ func TestParseErrors(t *testing.T) {
 				t.Fatalf("no error; want %q", tc.want)
 			}
 			e := f.Errors[0]
-			got := fmt.Sprintf("%d:%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Msg)
+			got := fmt.Sprintf("%d:%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Message)
 			if !strings.HasPrefix(got, tc.want) {
 				t.Errorf("got  %q\nwant %q...", got, tc.want)
 			}
@@ -136,7 +136,7 @@ func TestHostileInput(t *testing.T) {
 			fmt.Fprintf(&b, "  a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
 		}
 		f := parse(t, "bomb.yaml", b.String())
-		if len(f.Errors) == 0 || !strings.Contains(f.Errors[0].Msg, "alias bomb") {
+		if len(f.Errors) == 0 || !strings.Contains(f.Errors[0].Message, "alias bomb") {
 			t.Fatalf("errors %v", f.Errors)
 		}
 	})
@@ -156,15 +156,15 @@ func TestHostileInput(t *testing.T) {
 			name, path, src string
 			want            Pos
 		}{
-			{"flow 30k", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", 30000) + strings.Repeat("]", 30000) + "\n", Pos{2, 13 + 256}},
-			{"flow 100k", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n", Pos{2, 13 + 256}},
-			{"flow 16 MB", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", big), Pos{2, 13 + 256}},
-			{"json array", "d.json", strings.Repeat("[", big/2) + strings.Repeat("]", big/2), Pos{1, 258}},
-			{"json array in .yaml", "d.yaml", strings.Repeat("[", mb/2) + strings.Repeat("]", mb/2), Pos{1, 258}},
-			{"json object", "d.json", strings.Repeat(`{"a":`, mb/5), Pos{1, 1 + 257*5}},
-			{"json object with a BOM", "d.json", "\xef\xbb\xbf" + strings.Repeat(`{"a":`, mb/5), Pos{1, 2 + 257*5}},
-			{"block sequences", "d.yaml", "name: d\np:\n" + strings.Repeat("- ", big/2), Pos{3, 1 + 2*256}},
-			{"block sequences with a syntax error", "d.yaml", "name: d\np:\n" + strings.Repeat("- ", 20000) + "x\n: : [\n", Pos{3, 1 + 2*256}},
+			{"flow 30k", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", 30000) + strings.Repeat("]", 30000) + "\n", Pos{Line: 2, Col: 13 + 256}},
+			{"flow 100k", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n", Pos{Line: 2, Col: 13 + 256}},
+			{"flow 16 MB", "d.yaml", "name: d\nparameters: " + strings.Repeat("[", big), Pos{Line: 2, Col: 13 + 256}},
+			{"json array", "d.json", strings.Repeat("[", big/2) + strings.Repeat("]", big/2), Pos{Line: 1, Col: 258}},
+			{"json array in .yaml", "d.yaml", strings.Repeat("[", mb/2) + strings.Repeat("]", mb/2), Pos{Line: 1, Col: 258}},
+			{"json object", "d.json", strings.Repeat(`{"a":`, mb/5), Pos{Line: 1, Col: 1 + 257*5}},
+			{"json object with a BOM", "d.json", "\xef\xbb\xbf" + strings.Repeat(`{"a":`, mb/5), Pos{Line: 1, Col: 2 + 257*5}},
+			{"block sequences", "d.yaml", "name: d\np:\n" + strings.Repeat("- ", big/2), Pos{Line: 3, Col: 1 + 2*256}},
+			{"block sequences with a syntax error", "d.yaml", "name: d\np:\n" + strings.Repeat("- ", 20000) + "x\n: : [\n", Pos{Line: 3, Col: 1 + 2*256}},
 		} {
 			// The least of three runs: sync.Pool caches are per P, so one
 			// run may allocate what a pool on another P already held.
@@ -178,7 +178,7 @@ func TestHostileInput(t *testing.T) {
 				runtime.ReadMemStats(&after)
 				alloc = min(alloc, after.TotalAlloc-before.TotalAlloc)
 			}
-			if len(f.Errors) != 1 || f.Errors[0].Msg != TooDeepMsg || f.Errors[0].Span.Start != tc.want {
+			if len(f.Errors) != 1 || f.Errors[0].Message != TooDeepMsg || f.Errors[0].Span.Start != tc.want {
 				t.Errorf("%s: errors %.300v, want %v: %s", tc.name, f.Errors, tc.want, TooDeepMsg)
 			}
 			// The file and its line index, give or take: not the parsers'
@@ -215,7 +215,7 @@ func TestHostileInput(t *testing.T) {
 	})
 	t.Run("too large", func(t *testing.T) {
 		f := ParseFile("big.yaml", make([]byte, MaxFileSize+1))
-		if len(f.Errors) != 1 || !strings.Contains(f.Errors[0].Msg, "more than the 16.0 MB") {
+		if len(f.Errors) != 1 || !strings.Contains(f.Errors[0].Message, "more than the 16.0 MB") {
 			t.Fatalf("errors %v", f.Errors)
 		}
 	})
@@ -242,7 +242,7 @@ func TestUTF16(t *testing.T) {
 			t.Fatalf("%s: tools %v errors %v", bom, f.Tools, f.Errors)
 		}
 		// Positions and source lines are those of the UTF-8 text.
-		if len(f.Errors) != 1 || f.Errors[0].Span.Start != (Pos{3, 7}) || f.Line(3) != "tags: x" {
+		if len(f.Errors) != 1 || f.Errors[0].Span.Start != (Pos{Line: 3, Col: 7}) || f.Line(3) != "tags: x" {
 			t.Fatalf("%s: errors %v, line %q", bom, f.Errors, f.Line(3))
 		}
 	}
@@ -285,7 +285,7 @@ func FuzzParseFile(f *testing.F) {
 		for _, e := range file.Errors {
 			_ = e.Error()
 			// ParseFile recovers panics; the fuzzer must still see them.
-			if strings.Contains(e.Msg, "internal error") {
+			if strings.Contains(e.Message, "internal error") {
 				t.Fatalf("%v\n%q", e, data)
 			}
 			if p := e.Span.Start; p.Line > file.LineCount() {
@@ -303,7 +303,7 @@ func TestTabIndentErrorPointsAtTheTab(t *testing.T) {
 		t.Fatalf("errors: %v", f.Errors)
 	}
 	e := f.Errors[0]
-	if e.Span.Start != (Pos{3, 1}) || !strings.Contains(e.Msg, "tab") {
-		t.Errorf("got %d:%d %q, want 3:1 and a message about the tab", e.Span.Start.Line, e.Span.Start.Col, e.Msg)
+	if e.Span.Start != (Pos{Line: 3, Col: 1}) || !strings.Contains(e.Message, "tab") {
+		t.Errorf("got %d:%d %q, want 3:1 and a message about the tab", e.Span.Start.Line, e.Span.Start.Col, e.Message)
 	}
 }

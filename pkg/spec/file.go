@@ -165,10 +165,10 @@ func ParseFile(path string, data []byte) (f *File) {
 }
 
 func (f *File) fail(p Pos, format string, args ...any) {
-	f.Errors = append(f.Errors, &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: fmt.Sprintf(format, args...)})
+	f.Errors = append(f.Errors, &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + 1}}, Message: fmt.Sprintf(format, args...)})
 }
 
-func (f *File) tooLarge(size int) { f.fail(Pos{1, 1}, "%s", TooLargeMsg(size)) }
+func (f *File) tooLarge(size int) { f.fail(Pos{Line: 1, Col: 1}, "%s", TooLargeMsg(size)) }
 
 // TooLargeMsg says that input of size bytes is over MaxFileSize.
 func TooLargeMsg(size int) string {
@@ -186,7 +186,7 @@ func (f *File) parse(d *decoder) {
 	if isUTF16(data) {
 		utf8Data, err := fromUTF16(data)
 		if err != nil {
-			f.fail(Pos{1, 1}, "invalid UTF-16: %v; save the file as UTF-8", err)
+			f.fail(Pos{Line: 1, Col: 1}, "invalid UTF-16: %v; save the file as UTF-8", err)
 			return
 		}
 		data = utf8Data
@@ -230,7 +230,7 @@ func (f *File) parse(d *decoder) {
 		}
 		if ok {
 			if isNull(doc.Content[0]) {
-				f.fail(Pos{1, 1}, "no tool in this file: it is empty or holds only comments; add a tool definition (toolctl schema describes the format)")
+				f.fail(Pos{Line: 1, Col: 1}, "no tool in this file: it is empty or holds only comments; add a tool definition (toolctl schema describes the format)")
 				return
 			}
 			f.document(d, resolve(doc.Content[0]), 0)
@@ -285,7 +285,7 @@ func (f *File) parse(d *decoder) {
 		index = f.document(d, resolve(doc.Content[0]), index)
 	}
 	if !sawDoc && len(f.Errors) == 0 {
-		f.fail(Pos{1, 1}, "no tool in this file: it is empty or holds only comments; add a tool definition (toolctl schema describes the format)")
+		f.fail(Pos{Line: 1, Col: 1}, "no tool in this file: it is empty or holds only comments; add a tool definition (toolctl schema describes the format)")
 	}
 }
 
@@ -513,8 +513,8 @@ func (f *File) lineBytes(n int) []byte {
 // span computes the source range of a node. The end is exact for one-line
 // scalars (plain, quoted, aliases) and one character past the start otherwise.
 func (f *File) span(n *yaml.Node) Span {
-	start := Pos{n.Line, n.Column}
-	end := Pos{n.Line, n.Column + 1}
+	start := Pos{Line: n.Line, Col: n.Column}
+	end := Pos{Line: n.Line, Col: n.Column + 1}
 	switch {
 	case n.Kind == yaml.AliasNode:
 		end.Col = n.Column + 1 + utf8.RuneCountInString(n.Value)
@@ -536,7 +536,7 @@ func (f *File) span(n *yaml.Node) Span {
 	if end.Col <= start.Col {
 		end.Col = start.Col + 1
 	}
-	return Span{start, end}
+	return Span{Start: start, End: end}
 }
 
 // quotedLen is the length in runes of the quoted scalar at the start of s,
@@ -642,7 +642,7 @@ func (f *File) syntaxError(err error) *Error {
 			p, gmsg = tp, msg
 		}
 	}
-	return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "YAML syntax error: " + f.hint(p, gmsg)}
+	return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + 1}}, Message: "YAML syntax error: " + f.hint(p, gmsg)}
 }
 
 func (f *File) isJSON() bool { return strings.EqualFold(filepath.Ext(f.Path), ".json") }
@@ -653,7 +653,7 @@ func (f *File) tabInIndent(line int) (Pos, bool) {
 	for l := max(line, 1); l <= line+3; l++ {
 		for i, b := range f.lineBytes(l) {
 			if b == '\t' {
-				return Pos{l, i + 1}, true // the indentation is ASCII
+				return Pos{Line: l, Col: i + 1}, true // the indentation is ASCII
 			}
 			if b != ' ' {
 				break
@@ -674,11 +674,11 @@ func (f *File) columnIn(line int, msg string) Pos {
 	if strings.HasPrefix(msg, "mapping values are not allowed") {
 		for i := indent; i < len(text); i++ {
 			if text[i] == ':' && (i+1 == len(text) || text[i+1] == ' ') {
-				return Pos{line, utf8.RuneCount(text[:i]) + 1}
+				return Pos{Line: line, Col: utf8.RuneCount(text[:i]) + 1}
 			}
 		}
 	}
-	return Pos{line, indent + 1}
+	return Pos{Line: line, Col: indent + 1}
 }
 
 func (f *File) hint(p Pos, msg string) string {
@@ -778,10 +778,10 @@ func (f *File) jsonSyntaxError() *Error {
 	switch {
 	case errors.As(err, &se):
 		p := f.PosAt(offset + int(se.Offset) - 1)
-		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "JSON syntax error: " + se.Error()}
+		return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + 1}}, Message: "JSON syntax error: " + se.Error()}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		p := f.PosAt(len(f.Data))
-		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}}, Msg: "JSON syntax error: unexpected end of file; a bracket or brace is not closed"}
+		return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + 1}}, Message: "JSON syntax error: unexpected end of file; a bracket or brace is not closed"}
 	case err == nil:
 		rest := int(dec.InputOffset())
 		for rest < len(data) && (data[rest] == ' ' || data[rest] == '\n' || data[rest] == '\r' || data[rest] == '\t') {
@@ -792,12 +792,12 @@ func (f *File) jsonSyntaxError() *Error {
 		}
 		p := f.PosAt(offset + rest)
 		if dec.More() {
-			return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}},
-				Msg: "a second JSON value starts here: a tool file holds one JSON document (this looks like JSON Lines); put the tools in one JSON array"}
+			return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + 1}},
+				Message: "a second JSON value starts here: a tool file holds one JSON document (this looks like JSON Lines); put the tools in one JSON array"}
 		}
 		// A closing bracket or brace too many.
-		return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + 1}},
-			Msg: fmt.Sprintf("JSON syntax error: %q after the end of the JSON value; remove it (a bracket or brace too many?)", data[rest])}
+		return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + 1}},
+			Message: fmt.Sprintf("JSON syntax error: %q after the end of the JSON value; remove it (a bracket or brace too many?)", data[rest])}
 	}
 	return nil
 }

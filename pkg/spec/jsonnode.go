@@ -92,7 +92,7 @@ func (f *File) surrogateError(bad *SurrogateError) {
 
 func (f *File) surrogateErr(bad *SurrogateError) *Error {
 	p := f.PosAt(bad.Offset)
-	return &Error{File: f.Path, Span: Span{p, Pos{p.Line, p.Col + bad.Len()}}, Msg: "invalid JSON string: " + bad.Error()}
+	return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + bad.Len()}}, Message: "invalid JSON string: " + bad.Error()}
 }
 
 // surrogatePair decodes the \u escape at data[i] (its backslash), whose

@@ -89,13 +89,13 @@ func treeValues(n *yaml.Node, pos *[]Pos, values *[]string) {
 	case yaml.DocumentNode:
 	case yaml.MappingNode:
 		*values = append(*values, "<{>")
-		*pos = append(*pos, Pos{n.Line, n.Column})
+		*pos = append(*pos, Pos{Line: n.Line, Col: n.Column})
 	case yaml.SequenceNode:
 		*values = append(*values, "<[>")
-		*pos = append(*pos, Pos{n.Line, n.Column})
+		*pos = append(*pos, Pos{Line: n.Line, Col: n.Column})
 	default:
 		*values = append(*values, n.Value)
-		*pos = append(*pos, Pos{n.Line, n.Column})
+		*pos = append(*pos, Pos{Line: n.Line, Col: n.Column})
 	}
 	for _, k := range n.Content {
 		treeValues(k, pos, values)
@@ -302,10 +302,10 @@ func TestJSONFilePositions(t *testing.T) {
 	src := "{\"name\": \"a\",\n \"description\": \"\\ud83d\\ude00 \x7f\", \"x-a\": \"b\u0085c\", \"inputSchema\": {\"type\": \"object\", \"properties\": {\"p\": {\"type\": \"string\"}}}}"
 	tool := mustOne(t, "t.json", src)
 	for ptr, want := range map[string]Span{
-		"/description":                    {Pos{2, 17}, Pos{2, 33}},
-		"/input_schema":                   {Pos{3, 20}, Pos{3, 21}},
-		"/input_schema/properties/p":      {Pos{3, 59}, Pos{3, 60}},
-		"/input_schema/properties/p/type": {Pos{3, 68}, Pos{3, 76}},
+		"/description":                    {Start: Pos{Line: 2, Col: 17}, End: Pos{Line: 2, Col: 33}},
+		"/input_schema":                   {Start: Pos{Line: 3, Col: 20}, End: Pos{Line: 3, Col: 21}},
+		"/input_schema/properties/p":      {Start: Pos{Line: 3, Col: 59}, End: Pos{Line: 3, Col: 60}},
+		"/input_schema/properties/p/type": {Start: Pos{Line: 3, Col: 68}, End: Pos{Line: 3, Col: 76}},
 	} {
 		if got := tool.Span(ptr); got != want {
 			t.Errorf("%s: span %v, want %v", ptr, got, want)

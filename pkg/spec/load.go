@@ -153,7 +153,7 @@ func ReadFile(path string) (f *File) {
 		if errors.As(err, &pe) {
 			msg = pe.Err.Error()
 		}
-		return &File{Path: path, Errors: []*Error{{File: path, Msg: "cannot read the " + what + ": " + msg}}}
+		return &File{Path: path, Errors: []*Error{{File: path, Message: "cannot read the " + what + ": " + msg}}}
 	}
 	data, err := ReadToolFile(path)
 	var notRegular *NotRegularError
@@ -175,9 +175,9 @@ func ReadFile(path string) (f *File) {
 		if _, err := fh.ReadDir(1); err != nil && !errors.Is(err, io.EOF) {
 			return readError(err, "directory")
 		}
-		return &File{Path: path, Errors: []*Error{{File: path, Msg: "unreadable directory"}}}
+		return &File{Path: path, Errors: []*Error{{File: path, Message: "unreadable directory"}}}
 	case errors.As(err, &notRegular):
-		return &File{Path: path, Errors: []*Error{{File: path, Msg: "skipped, not opened: it is " + notRegular.Error() +
+		return &File{Path: path, Errors: []*Error{{File: path, Message: "skipped, not opened: it is " + notRegular.Error() +
 			"; toolctl reads tool files only from regular files (a symbolic link to one is fine): remove it or move it out of the directory"}}}
 	}
 	return readError(err, "file")

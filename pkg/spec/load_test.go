@@ -116,7 +116,7 @@ func TestLoadUnreadableFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.Tools()) != 1 || len(set.Errors()) != 1 || !strings.Contains(set.Errors()[0].Msg, "permission denied") {
+	if len(set.Tools()) != 1 || len(set.Errors()) != 1 || !strings.Contains(set.Errors()[0].Message, "permission denied") {
 		t.Errorf("tools %d, errors %v", len(set.Tools()), set.Errors())
 	}
 }

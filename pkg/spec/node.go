@@ -39,7 +39,7 @@ type decoder struct {
 }
 
 func (d *decoder) errorf(n *yaml.Node, ptr string, format string, args ...any) {
-	e := &Error{File: d.file.Path, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: d.file.Path, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
 	if n != nil {
 		e.Span = d.file.span(n)
 	}

@@ -1,7 +1,7 @@
 package spec
 
 import (
-	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"strconv"
 	"strings"
 
@@ -77,10 +77,7 @@ func (t *Tool) Where() string {
 	if t.File == nil {
 		return "?"
 	}
-	if p := t.Pos(""); p.IsValid() {
-		return fmt.Sprintf("%s:%d:%d", t.Path(), p.Line, p.Col)
-	}
-	return t.Path()
+	return diag.Where(t.Path(), t.Pos(""))
 }
 
 // locate walks the source nodes along the translated pointer and returns the

@@ -126,13 +126,13 @@ func TestMultiToolPositions(t *testing.T) {
 	if len(f.Tools) != 2 {
 		t.Fatalf("%d tools", len(f.Tools))
 	}
-	if p := f.Tools[1].Pos("/description"); p != (Pos{5, 18}) {
+	if p := f.Tools[1].Pos("/description"); p != (Pos{Line: 5, Col: 18}) {
 		t.Errorf("second tool description at %v", p)
 	}
 	if line := f.Line(4); line != "  - name: b" {
 		t.Errorf("Line(4) = %q", line)
 	}
-	if p := f.PosAt(len("tools:\n  - ")); p != (Pos{2, 5}) {
+	if p := f.PosAt(len("tools:\n  - ")); p != (Pos{Line: 2, Col: 5}) {
 		t.Errorf("PosAt = %v", p)
 	}
 }

@@ -17,7 +17,7 @@ func TestLoneCRLineBreaks(t *testing.T) {
 		t.Fatalf("errors %v", f.Errors)
 	}
 	e := f.Errors[0]
-	if e.Span.Start != (Pos{2, 1}) || !strings.Contains(e.Msg, "expected a tool definition") {
+	if e.Span.Start != (Pos{Line: 2, Col: 1}) || !strings.Contains(e.Message, "expected a tool definition") {
 		t.Errorf("got %v, want 2:1: expected a tool definition ...", e)
 	}
 	if got := f.Line(2); got != "0" {
@@ -44,10 +44,10 @@ func TestLoneCRLineBreaks(t *testing.T) {
 	}
 	// Positions past the text (a line only one parser counts) are safe.
 	f = &File{Path: "x.yaml", Data: []byte(strings.Repeat("x", 3000))}
-	if p := f.PosAt(5000); p != (Pos{1, 3001}) {
+	if p := f.PosAt(5000); p != (Pos{Line: 1, Col: 3001}) {
 		t.Errorf("PosAt past the end: %v", p)
 	}
-	if sp := f.span(&yaml.Node{Kind: yaml.ScalarNode, Value: "v", Line: 7, Column: 2}); sp.Start != (Pos{7, 2}) {
+	if sp := f.span(&yaml.Node{Kind: yaml.ScalarNode, Value: "v", Line: 7, Column: 2}); sp.Start != (Pos{Line: 7, Col: 2}) {
 		t.Errorf("span of a node past the text: %v", sp)
 	}
 }
@@ -82,16 +82,16 @@ func TestPanicInOneFileIsItsError(t *testing.T) {
 		t.Fatalf("errors %v", errs)
 	}
 	e := errs[0]
-	if filepath.Base(e.File) != "b.yaml" || e.Span.Start != (Pos{1, 1}) {
+	if filepath.Base(e.File) != "b.yaml" || e.Span.Start != (Pos{Line: 1, Col: 1}) {
 		t.Errorf("error at %s:%v, want b.yaml:1:1", e.File, e.Span.Start)
 	}
 	for _, want := range []string{"internal error while reading " + e.File + ": assignment to entry in nil map", "recover_test.go:", "please report this at " + IssuesURL} {
-		if !strings.Contains(e.Msg, want) {
-			t.Errorf("message %q lacks %q", e.Msg, want)
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("message %q lacks %q", e.Message, want)
 		}
 	}
-	if strings.Contains(e.Msg, "goroutine") || strings.Count(e.Msg, ".go:") != 1 {
-		t.Errorf("message has a stack trace: %q", e.Msg)
+	if strings.Contains(e.Message, "goroutine") || strings.Count(e.Message, ".go:") != 1 {
+		t.Errorf("message has a stack trace: %q", e.Message)
 	}
 }
 
@@ -111,7 +111,7 @@ func TestPanicInLoadCallback(t *testing.T) {
 	LoadFilesFunc(files, func(i int, f *File) {
 		var msgs []string
 		for _, e := range f.Errors {
-			msgs = append(msgs, e.Msg)
+			msgs = append(msgs, e.Message)
 		}
 		seen[i] = append(seen[i], strings.Join(msgs, ";"))
 		for _, tool := range f.Tools {

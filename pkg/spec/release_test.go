@@ -33,7 +33,7 @@ func TestPinSurvivesRelease(t *testing.T) {
 	f, path := readReleaseTool(t)
 	tl := f.Tools[0]
 	want := map[string]Span{"/name": tl.Span("/name"), "/related_tools/1/name": tl.Span("/related_tools/1/name")}
-	if want["/related_tools/1/name"] != (Span{Pos{6, 11}, Pos{6, 20}}) {
+	if want["/related_tools/1/name"] != (Span{Start: Pos{Line: 6, Col: 11}, End: Pos{Line: 6, Col: 20}}) {
 		t.Fatalf("span of the second related tool: %v", want["/related_tools/1/name"])
 	}
 	tl.Pin("/name", "/related_tools/1/name")

@@ -33,7 +33,7 @@ func (f *File) checkTags(doc *yaml.Node) int {
 		if x.Style&yaml.TaggedStyle != 0 {
 			if msg := tagProblem(x); msg != "" {
 				if n++; n <= maxTagErrors {
-					f.Errors = append(f.Errors, &Error{File: f.Path, Span: f.tagSpan(x), Msg: msg})
+					f.Errors = append(f.Errors, &Error{File: f.Path, Span: f.tagSpan(x), Message: msg})
 				}
 			}
 		}
@@ -43,7 +43,7 @@ func (f *File) checkTags(doc *yaml.Node) int {
 	}
 	walk(doc)
 	if n > maxTagErrors {
-		f.fail(Pos{1, 1}, "%d more YAML tags are not supported; toolctl stops reporting them here", n-maxTagErrors)
+		f.fail(Pos{Line: 1, Col: 1}, "%d more YAML tags are not supported; toolctl stops reporting them here", n-maxTagErrors)
 	}
 	return n
 }
@@ -71,7 +71,7 @@ func (f *File) tagSpan(n *yaml.Node) Span {
 		return f.span(n)
 	}
 	col := utf8.RuneCount(line[:i]) + 1
-	return Span{Pos{n.Line, col}, Pos{n.Line, col + utf8.RuneCount(line[i:token(i)])}}
+	return Span{Start: Pos{Line: n.Line, Col: col}, End: Pos{Line: n.Line, Col: col + utf8.RuneCount(line[i:token(i)])}}
 }
 
 // tagProblem says what is wrong with the explicit tag of n, or "".

@@ -48,7 +48,7 @@ func TestYAMLTags(t *testing.T) {
 			continue
 		}
 		e := f.Errors[0]
-		got := fmt.Sprintf("%d:%d-%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Span.End.Col, e.Msg)
+		got := fmt.Sprintf("%d:%d-%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Span.End.Col, e.Message)
 		if !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%q:\ngot  %s\nwant %s...", tc.src, got, tc.want)
 		}
@@ -56,7 +56,7 @@ func TestYAMLTags(t *testing.T) {
 	// Many tags: the first 20, and how many more.
 	src := "name: a\ndescription: d\nx-l:\n" + strings.Repeat("  - !custom x\n", 1000)
 	f := ParseFile("a.yaml", []byte(src))
-	if len(f.Errors) != 21 || f.Errors[20].Msg != "980 more YAML tags are not supported; toolctl stops reporting them here" {
+	if len(f.Errors) != 21 || f.Errors[20].Message != "980 more YAML tags are not supported; toolctl stops reporting them here" {
 		t.Errorf("%d errors, the last %v", len(f.Errors), f.Errors[len(f.Errors)-1])
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/diag"
 )
 
 const (
@@ -97,7 +97,7 @@ type sarifRegion struct {
 	EndColumn   int `json:"endColumn,omitempty"`
 }
 
-func writeSARIF(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Options) error {
+func writeSARIF(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary, opt Options) error {
 	rules, ruleIndex := sarifRules(opt.Rules)
 
 	// Artifacts list every linted file, clean ones included, so a consumer
@@ -150,10 +150,10 @@ func writeSARIF(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Optio
 
 // sarifRules describes the catalog sorted by ID (SARIF wants rule IDs
 // unique) and maps each ID to its index for results' ruleIndex.
-func sarifRules(catalog []*lint.Rule) ([]sarifRule, map[string]int) {
-	sorted := make([]*lint.Rule, 0, len(catalog))
+func sarifRules(catalog []Rule) ([]sarifRule, map[string]int) {
+	sorted := make([]Rule, 0, len(catalog))
 	for _, r := range catalog {
-		if r != nil {
+		if r.ID != "" {
 			sorted = append(sorted, r)
 		}
 	}
@@ -175,7 +175,7 @@ func sarifRules(catalog []*lint.Rule) ([]sarifRule, map[string]int) {
 		if r.Explain != "" {
 			sr.Help = &sarifText{Text: r.Explain}
 		}
-		if r.Severity == lint.Off {
+		if r.Severity == diag.Off {
 			sr.DefaultConfiguration.Enabled = boolPtr(false)
 		}
 		rules = append(rules, sr)
@@ -183,13 +183,13 @@ func sarifRules(catalog []*lint.Rule) ([]sarifRule, map[string]int) {
 	return rules, index
 }
 
-func sarifLevel(s lint.Severity) string {
+func sarifLevel(s diag.Severity) string {
 	switch s {
-	case lint.Error:
+	case diag.Error:
 		return "error"
-	case lint.Warning:
+	case diag.Warning:
 		return "warning"
-	case lint.Info:
+	case diag.Info:
 		return "note"
 	}
 	return "none"

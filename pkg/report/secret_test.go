@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -36,7 +37,7 @@ entry:
 	}
 	findings := lint.Run(set, lint.Config{})
 	// another finding on the url line, which holds a key too
-	findings = append(findings, lint.Finding{File: findings[0].File, Span: spec.Span{Start: spec.Pos{Line: 6, Col: 8}, End: spec.Pos{Line: 6, Col: 13}}, Severity: lint.Warning, Rule: "other", Message: "another finding on the line"})
+	findings = append(findings, diag.Diagnostic{File: findings[0].File, Span: spec.Span{Start: spec.Pos{Line: 6, Col: 8}, End: spec.Pos{Line: 6, Col: 13}}, Severity: diag.Warning, Rule: "other", Message: "another finding on the line"})
 	secrets := []string{"a1b2c3d4e5f6g7h8", "sk-live-9e8d7c6b5a4f3e2d1c0b9a8f", "9f8e7d6c5b4a39281706"}
 	n := 0
 	for _, f := range findings {
@@ -48,7 +49,7 @@ entry:
 		t.Fatalf("%d secret findings, want %d: %v", n, len(secrets), findings)
 	}
 	file := set.Files[0]
-	opt := Options{Source: func(string) *spec.File { return file }, Rules: lint.Rules(), Version: "test", Root: "."}
+	opt := Options{Source: func(string) *spec.File { return file }, Rules: testRules(), Version: "test", Root: "."}
 	for _, format := range Formats {
 		for _, color := range []bool{false, true} {
 			opt.Color = color

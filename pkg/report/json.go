@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/diag"
 )
 
 // jsonReport is the json format; field order is struct order, so output is
@@ -34,7 +34,7 @@ type jsonSummary struct {
 	Info     int `json:"info"`
 }
 
-func writeJSON(b *bytes.Buffer, findings []lint.Finding, sum Summary) error {
+func writeJSON(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary) error {
 	// Non-nil so an empty report reads "findings": [] rather than null.
 	out := jsonReport{Findings: make([]jsonFinding, 0, len(findings))}
 	for _, f := range findings {

@@ -5,7 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 
-	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/diag"
 )
 
 // JUnit XML as CI dashboards read it: a suite per file, a failing test case
@@ -37,8 +37,8 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-func writeJUnit(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Options) error {
-	byFile := map[string][]lint.Finding{}
+func writeJUnit(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary, opt Options) error {
+	byFile := map[string][]diag.Diagnostic{}
 	for _, f := range findings {
 		byFile[f.File] = append(byFile[f.File], f)
 	}

@@ -5,14 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/diag"
 )
 
 // writeGitHub prints one GitHub Actions workflow command per finding, which
 // the runner turns into an annotation on the file:
 //
 //	::error file=tools/x.yaml,line=3,col=7,endLine=3,endColumn=14,title=name-snake-case::message
-func writeGitHub(b *bytes.Buffer, findings []lint.Finding, opt Options) {
+func writeGitHub(b *bytes.Buffer, findings []diag.Diagnostic, opt Options) {
 	for _, f := range findings {
 		props := []string{"file=" + escapeProperty(relPath(opt.Root, f.File))}
 		if hasPos(f.Span) {
@@ -32,11 +32,11 @@ func writeGitHub(b *bytes.Buffer, findings []lint.Finding, opt Options) {
 	}
 }
 
-func githubCommand(s lint.Severity) string {
+func githubCommand(s diag.Severity) string {
 	switch s {
-	case lint.Error:
+	case diag.Error:
 		return "error"
-	case lint.Warning:
+	case diag.Warning:
 		return "warning"
 	}
 	return "notice"

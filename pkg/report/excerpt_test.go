@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -18,8 +18,8 @@ func excerptOf(t *testing.T, text string, span spec.Span, color bool) (src, unde
 	t.Helper()
 	file := spec.ParseFile("long.json", []byte(text+"\n"))
 	opt := Options{Source: func(string) *spec.File { return file }, Quiet: true, Color: color}
-	f := lint.Finding{File: "long.json", Span: span, Severity: lint.Error, Rule: "r", Message: "m"}
-	out := string(render(t, "text", []lint.Finding{f}, Summary{}, opt))
+	f := diag.Diagnostic{File: "long.json", Span: span, Severity: diag.Error, Rule: "r", Message: "m"}
+	out := string(render(t, "text", []diag.Diagnostic{f}, Summary{}, opt))
 	lines := strings.Split(out, "\n")
 	if len(lines) != 5 || lines[1] != "   |" || lines[4] != "" {
 		t.Fatalf("output is not one excerpt:\n%q", out)
@@ -166,7 +166,7 @@ func TestExcerptLimit(t *testing.T) {
 // not the line per finding it was (about 1 GB).
 func TestExcerptMinifiedFile(t *testing.T) {
 	var text strings.Builder
-	var findings []lint.Finding
+	var findings []diag.Diagnostic
 	text.WriteString("[")
 	runes := 1
 	for i := 0; text.Len() < 400_000; i++ {
@@ -179,10 +179,10 @@ func TestExcerptMinifiedFile(t *testing.T) {
 		text.WriteString(tool)
 		runes += utf8.RuneCountInString(tool)
 		if len(findings) < 2000 {
-			findings = append(findings, lint.Finding{File: "min.json", Span: cols(col+9, col+9+len(fmt.Sprint(i))+6), Severity: lint.Error, Rule: "name-snake-case", Message: "m"})
+			findings = append(findings, diag.Diagnostic{File: "min.json", Span: cols(col+9, col+9+len(fmt.Sprint(i))+6), Severity: diag.Error, Rule: "name-snake-case", Message: "m"})
 			// Every tenth finding spans the rest of the line.
 			if i%10 == 0 {
-				findings = append(findings, lint.Finding{File: "min.json", Span: cols(col, 1<<30), Severity: lint.Warning, Rule: "r", Message: "m"})
+				findings = append(findings, diag.Diagnostic{File: "min.json", Span: cols(col, 1<<30), Severity: diag.Warning, Rule: "r", Message: "m"})
 			}
 		}
 	}
@@ -211,20 +211,20 @@ func TestExcerptMinifiedFile(t *testing.T) {
 // out of order (the cursor moving back) and at both ends included.
 func TestExcerptLongLineChunks(t *testing.T) {
 	var text strings.Builder
-	var findings []lint.Finding
+	var findings []diag.Diagnostic
 	runes := 0
 	for i := 0; text.Len() < 300_000; i++ {
 		piece := fmt.Sprintf(`"k%d":"ツール😀 %d é\tx",`, i, i)
 		if i%97 == 0 {
-			findings = append(findings, lint.Finding{File: "l.json", Span: cols(runes+1, runes+1+i%400), Severity: lint.Error, Rule: "r", Message: "m"})
+			findings = append(findings, diag.Diagnostic{File: "l.json", Span: cols(runes+1, runes+1+i%400), Severity: diag.Error, Rule: "r", Message: "m"})
 		}
 		text.WriteString(piece)
 		runes += utf8.RuneCountInString(piece)
 	}
 	findings = append(findings,
-		lint.Finding{File: "l.json", Span: cols(1, 3), Severity: lint.Error, Rule: "start", Message: "m"},
-		lint.Finding{File: "l.json", Span: cols(runes, runes+1), Severity: lint.Error, Rule: "end", Message: "m"},
-		lint.Finding{File: "l.json", Span: cols(runes/2, 1<<30), Severity: lint.Error, Rule: "rest", Message: "m"})
+		diag.Diagnostic{File: "l.json", Span: cols(1, 3), Severity: diag.Error, Rule: "start", Message: "m"},
+		diag.Diagnostic{File: "l.json", Span: cols(runes, runes+1), Severity: diag.Error, Rule: "end", Message: "m"},
+		diag.Diagnostic{File: "l.json", Span: cols(runes/2, 1<<30), Severity: diag.Error, Rule: "rest", Message: "m"})
 	file := spec.ParseFile("l.json", []byte(text.String()))
 	opt := Options{Source: func(string) *spec.File { return file }}
 	chunked := render(t, "text", findings, Summary{Files: []string{"l.json"}}, opt)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -50,16 +51,16 @@ func span(t *testing.T, path string, n int, text string) spec.Span {
 	return spec.Span{Start: spec.Pos{Line: n, Col: col}, End: spec.Pos{Line: n, Col: col + len([]rune(text))}}
 }
 
-func fixture(t *testing.T) ([]lint.Finding, Summary) {
+func fixture(t *testing.T) ([]diag.Diagnostic, Summary) {
 	t.Helper()
-	findings := []lint.Finding{
-		{File: "tools/broken.yaml", Severity: lint.Error, Rule: "parse-error", Message: "cannot read the file: permission denied"},
-		{File: "tools/cjk.yaml", Span: span(t, "tools/cjk.yaml", 1, "検索ツール"), Severity: lint.Error, Rule: "name-snake-case", Message: `name "検索ツール" is not snake_case`},
-		{File: "tools/cjk.yaml", Span: span(t, "tools/cjk.yaml", 2, "search_tool"), Severity: lint.Info, Rule: "description-mentions-name", Message: "description repeats the tool name"},
+	findings := []diag.Diagnostic{
+		{File: "tools/broken.yaml", Severity: diag.Error, Rule: "parse-error", Message: "cannot read the file: permission denied"},
+		{File: "tools/cjk.yaml", Span: span(t, "tools/cjk.yaml", 1, "検索ツール"), Severity: diag.Error, Rule: "name-snake-case", Message: `name "検索ツール" is not snake_case`},
+		{File: "tools/cjk.yaml", Span: span(t, "tools/cjk.yaml", 2, "search_tool"), Severity: diag.Info, Rule: "description-mentions-name", Message: "description repeats the tool name"},
 		// A multi-line span gets a single caret.
-		{File: "tools/odd, name:.yaml", Span: spec.Span{Start: spec.Pos{Line: 1, Col: 7}, End: spec.Pos{Line: 2, Col: 1}}, Severity: lint.Error, Rule: "name-snake-case", Message: `name "BadName" is not snake_case; rename it to "bad_name"`},
-		{File: "tools/odd, name:.yaml", Span: span(t, "tools/odd, name:.yaml", 2, "short"), Severity: lint.Warning, Rule: "description-too-short", Message: "description is too short (5 characters)\nwrite at least 4 words: what it does, on what, and what it returns"},
-		{File: "tools/tabbed.json", Span: span(t, "tools/tabbed.json", 2, `"Tabbed"`), Severity: lint.Warning, Rule: "name-snake-case", Message: `name "Tabbed" is not snake_case; use "tabbed" & keep <it> short`},
+		{File: "tools/odd, name:.yaml", Span: spec.Span{Start: spec.Pos{Line: 1, Col: 7}, End: spec.Pos{Line: 2, Col: 1}}, Severity: diag.Error, Rule: "name-snake-case", Message: `name "BadName" is not snake_case; rename it to "bad_name"`},
+		{File: "tools/odd, name:.yaml", Span: span(t, "tools/odd, name:.yaml", 2, "short"), Severity: diag.Warning, Rule: "description-too-short", Message: "description is too short (5 characters)\nwrite at least 4 words: what it does, on what, and what it returns"},
+		{File: "tools/tabbed.json", Span: span(t, "tools/tabbed.json", 2, `"Tabbed"`), Severity: diag.Warning, Rule: "name-snake-case", Message: `name "Tabbed" is not snake_case; use "tabbed" & keep <it> short`},
 	}
 	sum := Summary{Files: []string{"tools/broken.yaml", "tools/cjk.yaml", "tools/clean.yaml", "tools/odd, name:.yaml", "tools/tabbed.json"}}
 	return findings, sum
@@ -67,19 +68,19 @@ func fixture(t *testing.T) ([]lint.Finding, Summary) {
 
 // catalog is a fixed rule catalog, so the sarif golden file does not change
 // whenever a rule is added to pkg/lint.
-var catalog = []*lint.Rule{
-	{ID: "parse-error", Severity: lint.Error, Description: "The file must be valid YAML/JSON.", Explain: "Bad:\n  name: [\n\nGood:\n  name: x"},
-	{ID: "name-snake-case", Severity: lint.Error, Description: "Tool names are snake_case.", Explain: "Bad:\n  name: HttpRequest\n\nGood:\n  name: http_request"},
-	{ID: "description-too-short", Severity: lint.Warning, Description: "Descriptions say enough to choose the tool."},
-	{ID: "description-mentions-name", Severity: lint.Info, Description: "Descriptions do not repeat the name."},
-	{ID: "experimental-off", Severity: lint.Off, Description: "A rule that is off by default."},
+var catalog = []Rule{
+	{ID: "parse-error", Severity: diag.Error, Description: "The file must be valid YAML/JSON.", Explain: "Bad:\n  name: [\n\nGood:\n  name: x"},
+	{ID: "name-snake-case", Severity: diag.Error, Description: "Tool names are snake_case.", Explain: "Bad:\n  name: HttpRequest\n\nGood:\n  name: http_request"},
+	{ID: "description-too-short", Severity: diag.Warning, Description: "Descriptions say enough to choose the tool."},
+	{ID: "description-mentions-name", Severity: diag.Info, Description: "Descriptions do not repeat the name."},
+	{ID: "experimental-off", Severity: diag.Off, Description: "A rule that is off by default."},
 }
 
 func options() Options {
 	return Options{Source: sourceFiles(), Root: "", Version: "1.2.3", Rules: catalog}
 }
 
-func render(t *testing.T, format string, findings []lint.Finding, sum Summary, opt Options) []byte {
+func render(t *testing.T, format string, findings []diag.Diagnostic, sum Summary, opt Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Write(&b, format, findings, sum, opt); err != nil {
@@ -123,7 +124,7 @@ func TestGolden(t *testing.T) {
 	cases := []struct {
 		name     string
 		format   string
-		findings []lint.Finding
+		findings []diag.Diagnostic
 		opt      Options
 	}{
 		{"text", "text", findings, options()},
@@ -311,8 +312,8 @@ func TestExcerptEdges(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := lint.Finding{File: "t.yaml", Span: c.span, Severity: lint.Error, Rule: "r", Message: "m"}
-			out := string(render(t, "text", []lint.Finding{f}, Summary{}, opt))
+			f := diag.Diagnostic{File: "t.yaml", Span: c.span, Severity: diag.Error, Rule: "r", Message: "m"}
+			out := string(render(t, "text", []diag.Diagnostic{f}, Summary{}, opt))
 			header, excerpt, _ := strings.Cut(out, "\n")
 			if !strings.HasPrefix(header, "t.yaml:") {
 				t.Fatalf("header = %q", header)
@@ -323,9 +324,9 @@ func TestExcerptEdges(t *testing.T) {
 		})
 	}
 	// A Source that knows no file gives no excerpt.
-	f := lint.Finding{File: "other.yaml", Span: spec.Span{Start: spec.Pos{Line: 1, Col: 1}}, Severity: lint.Warning, Rule: "r", Message: "m"}
+	f := diag.Diagnostic{File: "other.yaml", Span: spec.Span{Start: spec.Pos{Line: 1, Col: 1}}, Severity: diag.Warning, Rule: "r", Message: "m"}
 	none := Options{Source: func(string) *spec.File { return nil }, Quiet: true}
-	if got := string(render(t, "text", []lint.Finding{f}, Summary{}, none)); got != "other.yaml:1:1: warning: m [r]\n" {
+	if got := string(render(t, "text", []diag.Diagnostic{f}, Summary{}, none)); got != "other.yaml:1:1: warning: m [r]\n" {
 		t.Errorf("nil source: %q", got)
 	}
 }
@@ -414,11 +415,11 @@ func TestSARIFValidates(t *testing.T) {
 	sch := sarifSchema(t)
 	findings, sum := fixture(t)
 	real := options()
-	real.Rules = lint.Rules()
+	real.Rules = testRules()
 	real.Version = ""
 	abs := options()
 	abs.Root = filepath.Join(string(filepath.Separator), "repo")
-	absFindings := append([]lint.Finding{{File: filepath.Join(abs.Root, "..", "elsewhere", "x y.yaml"), Severity: lint.Info, Rule: "unknown-rule", Message: "m"}}, findings...)
+	absFindings := append([]diag.Diagnostic{{File: filepath.Join(abs.Root, "..", "elsewhere", "x y.yaml"), Severity: diag.Info, Rule: "unknown-rule", Message: "m"}}, findings...)
 	cases := map[string][]byte{
 		"fixture":          render(t, "sarif", findings, sum, options()),
 		"clean":            render(t, "sarif", nil, sum, options()),
@@ -678,10 +679,19 @@ func TestJUnitParses(t *testing.T) {
 }
 
 func TestJUnitListsUnsummarisedFiles(t *testing.T) {
-	f := lint.Finding{File: "extra.yaml", Span: spec.Span{Start: spec.Pos{Line: 1, Col: 1}}, Severity: lint.Error, Rule: "r", Message: "m"}
-	out := string(render(t, "junit", []lint.Finding{f}, Summary{Files: []string{"a.yaml"}}, Options{}))
+	f := diag.Diagnostic{File: "extra.yaml", Span: spec.Span{Start: spec.Pos{Line: 1, Col: 1}}, Severity: diag.Error, Rule: "r", Message: "m"}
+	out := string(render(t, "junit", []diag.Diagnostic{f}, Summary{Files: []string{"a.yaml"}}, Options{}))
 	a, extra := strings.Index(out, `<testsuite name="a.yaml"`), strings.Index(out, `<testsuite name="extra.yaml"`)
 	if a < 0 || extra < a {
 		t.Errorf("want a.yaml then extra.yaml:\n%s", out)
 	}
+}
+
+// testRules is lint's catalog as cmd hands it to the reports.
+func testRules() []Rule {
+	var out []Rule
+	for _, r := range lint.Rules() {
+		out = append(out, Rule{ID: r.ID, Description: r.Description, Explain: r.Explain, Severity: r.Severity})
+	}
+	return out
 }

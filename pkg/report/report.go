@@ -11,12 +11,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // Formats lists the format names in documentation order.
 var Formats = []string{"text", "json", "sarif", "github", "junit"}
+
+// Rule describes a rule for the reports that list the catalog (sarif).
+type Rule struct {
+	ID          string
+	Description string
+	// Explain is the --explain text, sarif's help.
+	Explain  string
+	Severity diag.Severity
+}
 
 // Summary describes the run as a whole, beyond its findings.
 type Summary struct {
@@ -40,15 +49,15 @@ type Options struct {
 	Root string
 	// Version is the toolctl version, for sarif's tool.driver.version.
 	Version string
-	// Rules is the rule catalog (lint.Rules()) for sarif's rules array.
-	Rules []*lint.Rule
+	// Rules is the rule catalog for sarif's rules array.
+	Rules []Rule
 	// Quiet drops the text format's summary line.
 	Quiet bool
 }
 
 // Write renders findings in format to w. Findings are written in the order
 // given (lint.Run sorts them).
-func Write(w io.Writer, format string, findings []lint.Finding, sum Summary, opt Options) error {
+func Write(w io.Writer, format string, findings []diag.Diagnostic, sum Summary, opt Options) error {
 	// Render into memory first: a report is written whole or not at all,
 	// and there is one write error to handle.
 	var buf bytes.Buffer
@@ -81,15 +90,15 @@ type counts struct {
 	errors, warnings, info int
 }
 
-func countFindings(findings []lint.Finding) counts {
+func countFindings(findings []diag.Diagnostic) counts {
 	var c counts
 	for _, f := range findings {
 		switch f.Severity {
-		case lint.Error:
+		case diag.Error:
 			c.errors++
-		case lint.Warning:
+		case diag.Warning:
 			c.warnings++
-		case lint.Info:
+		case diag.Info:
 			c.info++
 		}
 	}
@@ -114,7 +123,7 @@ func relPath(root, path string) string {
 
 // fileOrder lists the files of a report: every linted file, then any file
 // with findings that the summary does not list, each once.
-func fileOrder(sum Summary, findings []lint.Finding) []string {
+func fileOrder(sum Summary, findings []diag.Diagnostic) []string {
 	seen := make(map[string]bool, len(sum.Files))
 	var files []string
 	add := func(f string) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -38,16 +38,16 @@ func newTextStyles(w io.Writer, on bool) textStyles {
 	}
 }
 
-func (s textStyles) severity(sev lint.Severity, text string) string {
+func (s textStyles) severity(sev diag.Severity, text string) string {
 	if !s.on {
 		return text
 	}
 	switch sev {
-	case lint.Error:
+	case diag.Error:
 		return s.err.Render(text)
-	case lint.Warning:
+	case diag.Warning:
 		return s.warn.Render(text)
-	case lint.Info:
+	case diag.Info:
 		return s.info.Render(text)
 	}
 	return text
@@ -60,15 +60,12 @@ func (s textStyles) dim(text string) string {
 	return s.rule.Render(text)
 }
 
-func writeText(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Options) {
+func writeText(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary, opt Options) {
 	st := newTextStyles(b, opt.Color)
 	var lines lineCache
 	secrets := secretsByFile(findings)
 	for _, f := range findings {
-		loc := f.File
-		if hasPos(f.Span) {
-			loc = fmt.Sprintf("%s:%d:%d", f.File, f.Span.Start.Line, f.Span.Start.Col)
-		}
+		loc := f.Where()
 		fmt.Fprintf(b, "%s: %s: %s %s\n", loc, st.severity(f.Severity, f.Severity.String()), f.Message, st.dim("["+f.Rule+"]"))
 		if hasPos(f.Span) && opt.Source != nil {
 			if src := opt.Source(f.File); src != nil {
@@ -91,19 +88,19 @@ func writeText(b *bytes.Buffer, findings []lint.Finding, sum Summary, opt Option
 func summaryLine(c counts, files int) string {
 	var parts []string
 	if c.errors > 0 {
-		parts = append(parts, lint.Plural(c.errors, "error", "errors"))
+		parts = append(parts, diag.Plural(c.errors, "error", "errors"))
 	}
 	if c.warnings > 0 {
-		parts = append(parts, lint.Plural(c.warnings, "warning", "warnings"))
+		parts = append(parts, diag.Plural(c.warnings, "warning", "warnings"))
 	}
 	if c.info > 0 {
-		parts = append(parts, lint.Plural(c.info, "info", "info"))
+		parts = append(parts, diag.Plural(c.info, "info", "info"))
 	}
 	problems := "no problems"
 	if len(parts) > 0 {
 		problems = strings.Join(parts, ", ")
 	}
-	return problems + " in " + lint.Plural(files, "file", "files")
+	return problems + " in " + diag.Plural(files, "file", "files")
 }
 
 // excerptWidth is the most display columns an excerpt's source text may
@@ -203,7 +200,7 @@ func (c *lineCache) byteAt(i int) int {
 // secretsByFile collects the credentials findings are about (secret-literal),
 // by file: a line that holds one is never printed as it is, whichever
 // finding shows it.
-func secretsByFile(findings []lint.Finding) map[string][]string {
+func secretsByFile(findings []diag.Diagnostic) map[string][]string {
 	var out map[string][]string
 	for _, f := range findings {
 		if f.Secret == "" {
@@ -246,7 +243,7 @@ func maskSecrets(line string, secrets []string) string {
 //
 // A line wider than excerptWidth is cut to a window around the span, "…"
 // marking each cut side, and the carets stop at the window's edge.
-func writeExcerpt(b *bytes.Buffer, st textStyles, f lint.Finding, lines *lineCache, src *spec.File) {
+func writeExcerpt(b *bytes.Buffer, st textStyles, f diag.Diagnostic, lines *lineCache, src *spec.File) {
 	lineNo := f.Span.Start.Line
 	start := max(f.Span.Start.Col-1, 0)
 	line, off, total, wide, ok := lines.line(src, lineNo, start, start)
