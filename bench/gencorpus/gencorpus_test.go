@@ -45,7 +45,7 @@ func TestCorpusIsClean(t *testing.T) {
 	for _, f := range lint.Run(set, lint.Config{}) {
 		t.Error(f)
 	}
-	// PRODUCT.md rules that lint may not have yet: third person, says when.
+	// Description style lint may not check yet: third person, says when.
 	pronoun := regexp.MustCompile(`(?i)\b(i|me|my|you|your|we|our)\b|[我你您]`)
 	for _, tl := range set.Tools() {
 		d := tl.Description

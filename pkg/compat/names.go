@@ -44,8 +44,8 @@ var nameRules = map[string]nameRule{
 	// ^[a-zA-Z0-9_-]{1,128}$." (Define tools, "Specifying client tools",
 	// https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools,
 	// checked 2026-11). Its predecessor page implement-tool-use, some
-	// translations and API mirrors still say {1,64}, as does PRODUCT.md
-	// section 5; the current English page is the reference.
+	// translations and API mirrors still say {1,64}; the current English
+	// page is the reference.
 	Anthropic: {
 		allowed:  func(r rune) bool { return alnum(r) || r == '_' || r == '-' },
 		max:      128,

@@ -339,7 +339,7 @@ func collision(prev, t *spec.Tool, name string) Problem {
 
 // InputSchema returns a copy of t's input schema (an empty object schema
 // when it declares none) without the bound parameters: bind fills them at
-// run time, so the model must never see them (PRODUCT.md section 1).
+// run time, so the model must never see them (README, "The tool file").
 func InputSchema(t *spec.Tool) *spec.Map {
 	s := t.Input().Clone()
 	bound := validate.BoundParams(t)

@@ -12,7 +12,7 @@ import (
 )
 
 // The prompt format follows OpenAkita's progressive disclosure
-// (seeds/openakita-tool-spec.md): Level 1 is the tool list (name +
+// (README, "Exporting"): Level 1 is the tool list (name +
 // description) injected into a system prompt; Level 2 is what a
 // get_tool_info tool returns for one tool — description, detail, triggers,
 // parameters, examples, warnings, prerequisites, related tools and

@@ -1,5 +1,5 @@
 // Package format rewrites tool files into the canonical layout: fields in
-// the order of the file format (PRODUCT.md section 1), 2-space indentation,
+// the order of the file format (README, "The tool file"), 2-space indentation,
 // block scalars for multi-line text, comments and blank lines between
 // fields kept, key order inside schemas kept. It can also convert the
 // parameter form (Feagent list ⇄ JSON Schema) where that loses nothing.

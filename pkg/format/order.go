@@ -14,7 +14,8 @@ import (
 // user-keyed maps are never reordered.
 var paramOrder = []string{"name"}
 
-// toolOrder is PRODUCT.md section 1's order (spec.ToolFields), with the
+// toolOrder is the file format's field order (spec.ToolFields; README,
+// "The tool file"), with the
 // merge key and $schema first. In OpenAI's flat form type: function
 // leads, as OpenAI writes it.
 func toolOrder(openai bool) []string {

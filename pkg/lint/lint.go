@@ -153,7 +153,8 @@ type Limits struct {
 	DetailMax           int
 }
 
-// DefaultLimits are PRODUCT.md's numbers.
+// DefaultLimits are the limits the README lists under "Rules" (lint.limits
+// overrides them).
 var DefaultLimits = Limits{NameMax: 64, DescriptionMin: 20, DescriptionMinWords: 4, DescriptionMax: 200, DetailMax: 2000}
 
 // DefaultCategories is the default allowed category set.

@@ -13,8 +13,9 @@ import (
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-// metaToolName is OpenAkita's Level 2 tool (seeds/openakita-tool-spec.md:
-// "Level 2: detail + examples + schema — returned by get_tool_info").
+// metaToolName is the Level 2 tool of progressive disclosure (README,
+// "Serving tools over MCP", --meta-tools): detail, examples and schema of
+// one tool, on request.
 const metaToolName = "get_tool_info"
 
 const metaToolSchema = `{"type":"object","properties":{"tool_name":{"type":"string","description":"Name of the tool to describe, as tools/list gives it."}},"required":["tool_name"],"additionalProperties":false}`

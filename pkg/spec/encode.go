@@ -5,8 +5,8 @@ import (
 	"strconv"
 )
 
-// ToMap renders the canonical model in the canonical field order (PRODUCT.md
-// section 1). Empty fields are left out; schemas keep their key order. The
+// ToMap renders the canonical model in the canonical field order (README,
+// "The tool file"). Empty fields are left out; schemas keep their key order. The
 // result is a valid canonical tool file.
 func (t *Tool) ToMap() *Map {
 	m := NewMap(24)

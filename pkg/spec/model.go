@@ -51,8 +51,8 @@ const (
 // EntryTypes lists the canonical entry types.
 var EntryTypes = []string{EntryBuiltin, EntryHTTP, EntryJavaScript, EntryPython, EntryCommand, EntryMCP}
 
-// BuiltinHandlers are the handlers compiled into toolctl (PRODUCT.md
-// section 2); fileformat.go's enum for entry.handler must list the same.
+// BuiltinHandlers are the handlers compiled into toolctl (README, "Running
+// a tool"); fileformat.go's enum for entry.handler must list the same.
 var BuiltinHandlers = []string{"http_request", "llm_call", "file_reader", "json_transformer", "text_analyzer", "calculator", "datetime", "string", "array", "object"}
 
 // Tool is the canonical model of one tool definition.
