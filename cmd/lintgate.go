@@ -41,7 +41,7 @@ const (
 func lintErrors(app *App, set *spec.Set, cfg lint.Config, ignore []string, scope lintScope) map[string]string {
 	sub := &spec.Set{}
 	for _, f := range set.Files {
-		if !ignored(app.configFile, ignore, f.Path) {
+		if !app.ignored(ignore, f.Path) {
 			sub.Files = append(sub.Files, f)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/toolctl/toolctl/pkg/config"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -650,9 +651,9 @@ func decodeJSON(data []byte) (any, error) {
 }
 
 func newRunner(app *App, opts *runOptions) (*run.Runner, error) {
-	settings, err := runSettings(app)
+	settings, err := config.Get[config.Run](app.config)
 	if err != nil {
-		return nil, err
+		return nil, usageError(err)
 	}
 	r := &run.Runner{
 		Getenv: app.Getenv,
@@ -660,7 +661,7 @@ func newRunner(app *App, opts *runOptions) (*run.Runner, error) {
 		Options: run.Options{
 			Python:   firstNonEmpty(opts.python, settings.Python),
 			FileRoot: firstNonEmpty(opts.root, settings.FileRoot),
-			Config:   app.configValue,
+			Config:   app.config.Lookup,
 		},
 		Timeout:     opts.timeout,
 		BaseTimeout: settings.Timeout,
