@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/config"
@@ -78,4 +80,51 @@ func (app *App) logf(format string, args ...any) {
 	if app.Verbose {
 		fmt.Fprintf(app.IO.ErrOut, format+"\n", args...)
 	}
+}
+
+// Set at release time with
+// -ldflags "-X github.com/toolctl/toolctl/cmd.version=... -X ...cmd.commit=... -X ...cmd.date=...".
+var (
+	version = ""
+	commit  = ""
+	date    = ""
+)
+
+type buildInfo struct {
+	Version  string `json:"version"`
+	Commit   string `json:"commit"`
+	Date     string `json:"date"`
+	Modified bool   `json:"modified,omitempty"`
+	Go       string `json:"go"`
+	Platform string `json:"platform"`
+}
+
+// currentBuild uses the ldflags values, falling back to what the Go toolchain
+// recorded (go install github.com/toolctl/toolctl@v1.2.3 sets the module
+// version; a build from a git checkout records the revision).
+func currentBuild() buildInfo {
+	b := buildInfo{Version: version, Commit: commit, Date: date, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if b.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			b.Version = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if b.Commit == "" {
+					b.Commit = s.Value
+				}
+			case "vcs.time":
+				if b.Date == "" {
+					b.Date = s.Value
+				}
+			case "vcs.modified":
+				b.Modified = s.Value == "true"
+			}
+		}
+	}
+	if b.Version == "" {
+		b.Version = "dev"
+	}
+	return b
 }

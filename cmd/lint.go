@@ -304,21 +304,6 @@ func writeReport(stdout io.Writer, rs reportSpec, findings []lint.Finding, sum r
 	return writeFileAtomic(rs.output, []byte(buf.String()))
 }
 
-// lintConfig decodes the lint section of the config file, if any.
-func (app *App) lintConfig() (lint.Config, []string, error) {
-	l, err := config.Get[config.Lint](app.config)
-	if err != nil {
-		return lint.Config{}, nil, err
-	}
-	return lint.ParseConfig(l.File, l.Dir, l.Node)
-}
-
-// ignored tells whether lint.ignore excludes file; globs are relative to
-// the config file's directory.
-func (app *App) ignored(globs []string, file string) bool {
-	return lint.Override{Files: globs, Root: app.config.Dir()}.Matches(file)
-}
-
 func explainRule(w io.Writer, id string) error {
 	r, ok := lint.Lookup(id)
 	if !ok {
