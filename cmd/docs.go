@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/docs"
 	"github.com/toolctl/toolctl/pkg/lint"
-	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 type docsOptions struct {
@@ -110,9 +109,9 @@ func isDocsFormat(s string) bool {
 func runDocs(opts *docsOptions) error {
 	app := opts.app
 	format := docs.Format(opts.format)
-	set, err := spec.Load(opts.paths)
+	set, err := app.loadTools(opts.paths)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	// Docs that silently miss a broken file would look complete.
 	if errs := set.Errors(); len(errs) > 0 {
@@ -125,7 +124,7 @@ func runDocs(opts *docsOptions) error {
 	}
 	// Docs of a file lint rejects would document what it does not say.
 	if !opts.noLint {
-		if err := lintGate(app, set, opts.paths, "no docs "+docsVerb(opts), "document them"); err != nil {
+		if err := app.lintGate(set, opts.paths, "no docs "+docsVerb(opts), "document them"); err != nil {
 			return err
 		}
 	}

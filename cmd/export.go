@@ -144,9 +144,9 @@ func (o *exportOptions) exportOptions() export.Options {
 
 func runExport(opts *exportOptions, eo export.Options) error {
 	app := opts.app
-	set, err := spec.Load(opts.paths)
+	set, err := app.loadTools(opts.paths)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	// An export that silently drops a broken file would be committed as
 	// complete: refuse it.
@@ -161,7 +161,7 @@ func runExport(opts *exportOptions, eo export.Options) error {
 	// What lint rejects (paramters: for parameters, say) would export as a
 	// tool without it: refuse, as serve does.
 	if !opts.noLint {
-		if err := lintGate(app, set, opts.paths, "nothing exported", "export"); err != nil {
+		if err := app.lintGate(set, opts.paths, "nothing exported", "export"); err != nil {
 			return err
 		}
 	}

@@ -220,7 +220,7 @@ func fmtFiles(app *App, args []string) ([]string, error) {
 		return nil, err
 	}
 	var ignore []string
-	if app.configFile != "" {
+	if app.config.Path != "" {
 		_, ignore, err = app.lintConfig()
 		if err != nil {
 			return nil, usageError(err)
@@ -235,7 +235,7 @@ func fmtFiles(app *App, args []string) ([]string, error) {
 		}
 		info, _ := os.Stat(p)
 		for _, f := range found {
-			if seen[f] || (info != nil && info.IsDir() && ignored(app.configFile, ignore, f)) {
+			if seen[f] || (info != nil && info.IsDir() && app.ignored(ignore, f)) {
 				continue
 			}
 			seen[f] = true

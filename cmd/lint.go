@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/toolctl/toolctl/pkg/config"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/report"
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -244,7 +245,7 @@ func runLint(opts *lintOptions) error {
 	if err != nil {
 		return usageError(err)
 	}
-	files = slices.DeleteFunc(files, func(f string) bool { return ignored(app.configFile, ignore, f) })
+	files = slices.DeleteFunc(files, func(f string) bool { return app.ignored(ignore, f) })
 	if len(files) == 0 {
 		return usageError(fmt.Errorf("no tool files to lint in %s (toolctl reads .yaml, .yml and .json%s)", strings.Join(paths, ", "), map[bool]string{true: "; lint.ignore excludes some", false: ""}[len(ignore) > 0]))
 	}
@@ -301,31 +302,6 @@ func writeReport(stdout io.Writer, rs reportSpec, findings []lint.Finding, sum r
 		return err
 	}
 	return writeFileAtomic(rs.output, []byte(buf.String()))
-}
-
-// lintConfig reads the lint section of the config file, if any.
-func (app *App) lintConfig() (lint.Config, []string, error) {
-	return lint.ParseConfig(app.configFile, filepath.Dir(app.configFile), lintSection(app.configRoot))
-}
-
-// lintSection returns the value of "lint:" in a config's top-level mapping
-// (nil for none).
-func lintSection(root *yaml.Node) *yaml.Node {
-	if root == nil || root.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "lint" {
-			return root.Content[i+1]
-		}
-	}
-	return nil
-}
-
-// ignored tells whether lint.ignore excludes file; globs are relative to
-// the config file's directory.
-func ignored(configFile string, globs []string, file string) bool {
-	return lint.Override{Files: globs, Root: filepath.Dir(configFile)}.Matches(file)
 }
 
 func explainRule(w io.Writer, id string) error {
@@ -466,10 +442,13 @@ func readBaseline(path string) ([]lint.Override, error) {
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("baseline %s: expected a mapping with lint.overrides; write one with --baseline-out", path)
 	}
-	section := lintSection(doc.Content[0])
-	if section == nil {
+	section, err := config.Get[config.Lint](config.FromNode(path, doc.Content[0]))
+	if err != nil {
+		return nil, err
+	}
+	if section.Node == nil {
 		return nil, fmt.Errorf("baseline %s: no lint section; write one with --baseline-out", path)
 	}
-	cfg, _, err := lint.ParseConfig(path, filepath.Dir(path), section)
+	cfg, _, err := lint.ParseConfig(section.File, section.Dir, section.Node)
 	return cfg.Overrides, err
 }

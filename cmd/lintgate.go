@@ -38,10 +38,10 @@ const (
 // lintErrors lints the files of set that lint.ignore does not exclude and
 // returns, for each file with error findings, those findings rendered as
 // toolctl lint prints them.
-func lintErrors(app *App, set *spec.Set, cfg lint.Config, ignore []string, scope lintScope) map[string]string {
+func (app *App) lintErrors(set *spec.Set, cfg lint.Config, ignore []string, scope lintScope) map[string]string {
 	sub := &spec.Set{}
 	for _, f := range set.Files {
-		if !ignored(app.configFile, ignore, f.Path) {
+		if !app.ignored(ignore, f.Path) {
 			sub.Files = append(sub.Files, f)
 		}
 	}
@@ -85,7 +85,7 @@ func lintErrors(app *App, set *spec.Set, cfg lint.Config, ignore []string, scope
 }
 
 // printLintErrors prints what lintErrors returned, in file order.
-func printLintErrors(app *App, bad map[string]string) {
+func (app *App) printLintErrors(bad map[string]string) {
 	names := make([]string, 0, len(bad))
 	for p := range bad {
 		names = append(names, p)
@@ -101,16 +101,16 @@ func printLintErrors(app *App, bad map[string]string) {
 // returns an exit-1 error "<refusal>: lint found errors in N files (above);
 // fix them (toolctl lint FILES), or pass --no-lint to <verb> anyway". FILES
 // are the files with errors, or the paths given when there are many.
-func lintGate(app *App, set *spec.Set, paths []string, refusal, verb string) error {
+func (app *App) lintGate(set *spec.Set, paths []string, refusal, verb string) error {
 	cfg, ignore, err := app.lintConfig()
 	if err != nil {
 		return usageError(err)
 	}
-	bad := lintErrors(app, set, cfg, ignore, lintEachFile)
+	bad := app.lintErrors(set, cfg, ignore, lintEachFile)
 	if len(bad) == 0 {
 		return nil
 	}
-	printLintErrors(app, bad)
+	app.printLintErrors(bad)
 	if len(bad) <= 3 {
 		paths = make([]string, 0, len(bad))
 		for p := range bad {

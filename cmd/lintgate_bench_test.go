@@ -14,7 +14,7 @@ func BenchmarkLintGateOneFile(b *testing.B) {
 	app := &App{}
 	for b.Loop() {
 		set := spec.LoadFiles([]string{"../tools/calculator.json"})
-		if bad := lintErrors(app, set, lint.Config{}, nil, lintEachFile); len(bad) != 0 {
+		if bad := app.lintErrors(set, lint.Config{}, nil, lintEachFile); len(bad) != 0 {
 			b.Fatal(bad)
 		}
 	}

@@ -72,9 +72,9 @@ type errorItem struct {
 func runList(opts *listOptions) error {
 	app := opts.app
 	start := time.Now()
-	set, err := spec.Load(opts.paths)
+	set, err := app.loadTools(opts.paths)
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	tools, errs := set.Tools(), set.Errors()
 	app.logf("loaded %s from %s in %s", lint.Plural(len(tools), "tool", "tools"), lint.Plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond))
@@ -116,16 +116,6 @@ func runList(opts *listOptions) error {
 		return problemsFound()
 	}
 	return nil
-}
-
-func countBadFiles(set *spec.Set) int {
-	n := 0
-	for _, f := range set.Files {
-		if len(f.Errors) > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 func errorItems(errs []*spec.Error) []errorItem {

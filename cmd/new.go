@@ -297,10 +297,7 @@ func askNew(app *App, opts *newOptions, entryChanged bool, categories []string, 
 // when there is one (relative to the new file, as yaml-language-server
 // resolves it), else at the published schema.
 func defaultSchemaRef(app *App, dir string) string {
-	root := "."
-	if app.configFile != "" {
-		root = filepath.Dir(app.configFile)
-	}
+	root := app.config.Dir()
 	for _, cand := range []string{".toolctl/tool.schema.json", "schema/tool.schema.json"} {
 		p := filepath.Join(root, cand)
 		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {

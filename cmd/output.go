@@ -117,3 +117,21 @@ func strs[T ~string](list []T) []string {
 	}
 	return out
 }
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// writeJSON prints v as indented JSON without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	out, err := spec.MarshalJSONIndent(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}

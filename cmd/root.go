@@ -7,33 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
-	"github.com/toolctl/toolctl/pkg/spec"
-	"gopkg.in/yaml.v3"
+	"github.com/toolctl/toolctl/pkg/config"
 )
-
-// App is what every command shares: the streams, the environment and the
-// settings resolved from flags > TOOLCTL_* env > config file > defaults.
-type App struct {
-	IO     *IOStreams
-	Getenv func(string) string
-
-	ToolsDir string
-	Color    bool // colour on stdout
-	ColorErr bool // colour on stderr
-	Quiet    bool
-	Verbose  bool
-
-	configured bool
-	// configFile is the config file read (if any) and configRoot its
-	// validated top-level mapping, for sections viper does not type (lint).
-	configFile string
-	configRoot *yaml.Node
-}
 
 // Main runs toolctl with the process's arguments and returns the exit code.
 func Main() int {
@@ -85,7 +62,7 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.String("config", "", "config file (default "+DefaultConfigFile+" when present)")
+	pf.String("config", "", "config file (default "+config.DefaultFile+" when present)")
 	pf.String("tools-dir", "tools", "directory of tool files used when no paths are given")
 	pf.Bool("no-color", false, "disable colour (also NO_COLOR=1)")
 	pf.BoolP("quiet", "q", false, "print only results and errors")
@@ -126,105 +103,4 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 		}
 	}
 	return root
-}
-
-// configure resolves settings once per invocation. Only commands that use
-// settings call it, so a broken config file never stops version or schema.
-func (app *App) configure(cmd *cobra.Command) error {
-	if app.configured {
-		return nil
-	}
-	app.configured = true
-	// The command's own flag set holds the parsed values of inherited
-	// persistent flags (also while completing).
-	flags := cmd.Flags()
-	for _, env := range []string{"TOOLCTL_NO_COLOR", "TOOLCTL_QUIET", "TOOLCTL_VERBOSE"} {
-		if val := app.Getenv(env); val != "" {
-			if _, err := strconv.ParseBool(val); err != nil {
-				return usageError(fmt.Errorf("%s=%q is not a boolean; use true or false", env, val))
-			}
-		}
-	}
-	v := viper.New()
-	v.SetEnvPrefix("TOOLCTL")
-	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
-	v.AutomaticEnv()
-	v.SetDefault("tools_dir", "tools")
-	for key, flag := range map[string]string{"tools_dir": "tools-dir", "no_color": "no-color", "quiet": "quiet", "verbose": "verbose"} {
-		if err := v.BindPFlag(key, flags.Lookup(flag)); err != nil {
-			return err
-		}
-	}
-
-	// A named config file must exist; the default one is optional.
-	path := flags.Lookup("config").Value.String()
-	if path == "" {
-		path = app.Getenv("TOOLCTL_CONFIG")
-	}
-	if path == "" {
-		if _, err := os.Stat(DefaultConfigFile); err == nil {
-			path = DefaultConfigFile
-		}
-	}
-	// The config file is no tool file: walking a directory leaves it out.
-	spec.SetConfigFiles()
-	if path != "" {
-		root, err := readConfig(path)
-		if err != nil {
-			return usageError(err)
-		}
-		app.configFile = path
-		spec.SetConfigFiles(path)
-		app.configRoot = root
-		// From the tree readConfig read (viper's own YAML reading would
-		// refuse a .json config's surrogate pairs).
-		if root != nil {
-			var settings map[string]any
-			if err := root.Decode(&settings); err != nil {
-				return usageError(fmt.Errorf("config file %s: %v", path, err))
-			}
-			if err := v.MergeConfigMap(settings); err != nil {
-				return usageError(fmt.Errorf("config file %s: %v", path, err))
-			}
-		}
-	}
-
-	app.ToolsDir = v.GetString("tools_dir")
-	if path != "" && !flags.Changed("tools-dir") && app.Getenv("TOOLCTL_TOOLS_DIR") == "" && v.InConfig("tools_dir") {
-		app.ToolsDir = resolveRelative(path, app.ToolsDir)
-	}
-	app.Quiet = v.GetBool("quiet")
-	app.Verbose = v.GetBool("verbose")
-	if app.Quiet && app.Verbose { // e.g. TOOLCTL_QUIET=1 with -v
-		return usageError(errors.New("--quiet and --verbose cannot be used together"))
-	}
-	// NO_COLOR (no-color.org) sits between our own env var and the config
-	// file: an explicit flag or TOOLCTL_NO_COLOR overrides it.
-	noColor := v.GetBool("no_color")
-	if !flags.Changed("no-color") && app.Getenv("TOOLCTL_NO_COLOR") == "" && app.Getenv("NO_COLOR") != "" {
-		noColor = true
-	}
-	noColor = noColor || app.Getenv("TERM") == "dumb"
-	app.Color = app.IO.StdoutTTY && !noColor
-	app.ColorErr = app.IO.StderrTTY && !noColor
-	return nil
-}
-
-// defaultPaths returns args, or the tools directory when there are none.
-func (app *App) defaultPaths(args []string) ([]string, error) {
-	if len(args) > 0 {
-		return args, nil
-	}
-	info, err := os.Stat(app.ToolsDir)
-	if err != nil || !info.IsDir() {
-		return nil, usageError(fmt.Errorf("no paths given and the tools directory %q does not exist; pass files or directories, or set --tools-dir", app.ToolsDir))
-	}
-	return []string{app.ToolsDir}, nil
-}
-
-// logf prints a progress line in verbose mode.
-func (app *App) logf(format string, args ...any) {
-	if app.Verbose {
-		fmt.Fprintf(app.IO.ErrOut, format+"\n", args...)
-	}
 }

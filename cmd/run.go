@@ -14,11 +14,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"github.com/toolctl/toolctl/pkg/validate"
@@ -26,20 +24,16 @@ import (
 )
 
 type runOptions struct {
-	app     *App
-	cmd     *cobra.Command
-	name    string
-	paths   []string
-	input   string
-	dryRun  bool
-	output  string
-	timeout time.Duration
-	memory  memorySize
-	retries optionalInt
-	root    string
-	python  string
-	help    bool
-	noLint  bool
+	app    *App
+	cmd    *cobra.Command
+	name   string
+	paths  []string
+	input  string
+	dryRun bool
+	output string
+	runnerFlags
+	help   bool
+	noLint bool
 	// params are the values of the flags generated from the input schema.
 	params map[string]any
 }
@@ -129,11 +123,7 @@ func newCmdRun(app *App) *cobra.Command {
 	f.StringVar(&opts.input, "input", "", "input as a JSON object, @FILE to read it from a file, or - for stdin")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "validate and print what would be done (request, argv) without running")
 	f.StringVar(&opts.output, "output", "", "result format: json, yaml or text (default: json on a pipe, text on a terminal)")
-	f.DurationVar(&opts.timeout, "timeout", 0, "timeout of each attempt, overriding runtime.timeout (e.g. 10s)")
-	f.Var(&opts.memory, "memory", "memory limit of a javascript, python or command call, overriding runtime.memory (e.g. 1GiB, or unlimited)")
-	f.Var(&opts.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
-	f.StringVar(&opts.root, "root", "", "directory file_reader is confined to (default: the working directory)")
-	f.StringVar(&opts.python, "python", "", "Python interpreter for python entries that name none (default python3)")
+	opts.runnerFlags.register(f)
 	f.BoolVar(&opts.noLint, "no-lint", false, "run the tool without linting its file first (lint errors refuse it otherwise)")
 	f.BoolVarP(&opts.help, "help", "h", false, "help for run, or for a tool's parameters with NAME")
 	return cmd
@@ -173,13 +163,9 @@ func runRun(opts *runOptions, args []string) error {
 	opts.paths = paths
 	// Only the tool's own file when its name says so and no other file
 	// can define it; the whole set otherwise (not found, defined twice).
-	set, err := spec.LoadNamed(paths, opts.name)
+	t, err := app.loadTool(paths, opts.name)
 	if err != nil {
-		return usageError(err)
-	}
-	t, err := findTool(set, opts.name, paths)
-	if err != nil {
-		return usageError(err)
+		return err
 	}
 	if errs := t.Errors(); len(errs) > 0 {
 		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
@@ -190,7 +176,7 @@ func runRun(opts *runOptions, args []string) error {
 	// the lint error, not "unknown flag", is what to report. --help still
 	// shows the flags. (The prescan has set --no-lint and --help.)
 	if !opts.noLint && !opts.help {
-		if err := lintGate(app, fileSet(t), opts.paths, fmt.Sprintf("tool %q cannot run", t.Name), "run it"); err != nil {
+		if err := app.lintGate(fileSet(t), opts.paths, fmt.Sprintf("tool %q cannot run", t.Name), "run it"); err != nil {
 			return err
 		}
 	}
@@ -236,7 +222,7 @@ func runRun(opts *runOptions, args []string) error {
 		input[k] = v
 	}
 
-	r, err := newRunner(app, opts)
+	r, err := app.newRunner(&opts.runnerFlags)
 	if err != nil {
 		return err
 	}
@@ -459,11 +445,7 @@ func samePathsTool(app *App, args []string, t *spec.Tool) bool {
 	if err != nil {
 		return false
 	}
-	set, err := spec.LoadNamed(paths, t.Name) // as runRun loads it
-	if err != nil {
-		return false
-	}
-	t2, err := findTool(set, t.Name, paths)
+	t2, err := app.loadTool(paths, t.Name) // as runRun loads it
 	return err == nil && t2.Path() == t.Path()
 }
 
@@ -650,59 +632,6 @@ func decodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-func newRunner(app *App, opts *runOptions) (*run.Runner, error) {
-	settings, err := runSettings(app)
-	if err != nil {
-		return nil, err
-	}
-	r := &run.Runner{
-		Getenv: app.Getenv,
-		Stderr: app.IO.ErrOut,
-		Options: run.Options{
-			Python:   firstNonEmpty(opts.python, settings.Python),
-			FileRoot: firstNonEmpty(opts.root, settings.FileRoot),
-			Config:   app.configValue,
-		},
-		Timeout:     opts.timeout,
-		BaseTimeout: settings.Timeout,
-		BaseRetries: settings.Retries,
-		Memory:      opts.memory.n,
-		BaseMemory:  settings.Memory,
-	}
-	if opts.retries.set {
-		r.Retries = &opts.retries.n
-	}
-	if app.Verbose {
-		r.Events = func(e run.Event) { printEvent(app.IO.ErrOut, e) }
-	}
-	return r, nil
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
-}
-
-func printEvent(w io.Writer, e run.Event) {
-	at := fmt.Sprintf("[%7.3fs]", e.Elapsed.Seconds())
-	switch e.Type {
-	case run.EventStart:
-		fmt.Fprintf(w, "%s start %s (attempt %d)\n", at, e.Tool, e.Attempt)
-	case run.EventRetry:
-		fmt.Fprintf(w, "%s retry %s in %s after %s: %s\n", at, e.Tool, e.Delay.Round(time.Millisecond), e.Err.Kind, e.Err.Message)
-	case run.EventFinish:
-		if e.Err != nil {
-			fmt.Fprintf(w, "%s finish %s: %s after %s\n", at, e.Tool, e.Err.Kind, lint.Plural(e.Attempt, "attempt", "attempts"))
-		} else {
-			fmt.Fprintf(w, "%s finish %s: ok in %s after %s\n", at, e.Tool, roundDuration(e.Elapsed), lint.Plural(e.Attempt, "attempt", "attempts"))
-		}
-	}
-}
-
 // runFailure maps a run error to its exit code; the message already names
 // the kind and the tool.
 func runFailure(t *spec.Tool, err error, verbose bool) error {
@@ -862,11 +791,7 @@ func completeRun(opts *runOptions, cmd *cobra.Command, args []string, toComplete
 	if err := app.configure(cmd); err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	set, err := spec.LoadNamed([]string{app.ToolsDir}, positional[0])
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	t, err := findTool(set, positional[0], nil)
+	t, err := app.loadTool([]string{app.ToolsDir}, positional[0])
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -914,60 +839,4 @@ func enumCompletions(p *spec.Map, prefix string) []cobra.Completion {
 		out = append(out, name+run.ValueText(x))
 	}
 	return out
-}
-
-// optionalInt is an int flag that knows whether it was given.
-type optionalInt struct {
-	n   int
-	set bool
-}
-
-func (o *optionalInt) String() string {
-	if !o.set {
-		return ""
-	}
-	return strconv.Itoa(o.n)
-}
-
-func (o *optionalInt) Type() string { return "int" }
-
-func (o *optionalInt) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return fmt.Errorf("expected a whole number ≥ 0, got %q", s)
-	}
-	o.n, o.set = n, true
-	return nil
-}
-
-// memorySize is a --memory value (spec.ParseSize); 0 when not given.
-type memorySize struct{ n int64 }
-
-func (m *memorySize) String() string {
-	if m.n == 0 {
-		return ""
-	}
-	return spec.FormatSize(m.n)
-}
-
-func (m *memorySize) Type() string { return "size" }
-
-func (m *memorySize) Set(s string) error {
-	n, err := spec.ParseSize(s)
-	if err != nil {
-		return err
-	}
-	m.n = n
-	return nil
-}
-
-// roundDuration keeps three significant figures: 1.23s, 45.6ms, 789µs.
-func roundDuration(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond)
-	}
-	return d.Round(time.Microsecond)
 }

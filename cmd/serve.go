@@ -36,8 +36,8 @@ type serveOptions struct {
 	maxRequestSize byteSize
 	readTimeout    time.Duration
 	maxConnections int
-	// run holds the runner settings shared with toolctl run.
-	run runOptions
+	// run holds the runner flags shared with toolctl run.
+	run runnerFlags
 }
 
 const serveLong = `Serve the tools as an MCP server: tools/list gives every tool of the files
@@ -132,11 +132,7 @@ func newCmdServe(app *App) *cobra.Command {
 	f.Var(&opts.maxRequestSize, "max-request-size", "largest request body over --http (e.g. 512KiB, 16MiB)")
 	f.DurationVar(&opts.readTimeout, "read-timeout", mcp.DefaultReadTimeout, "how long a client may take to send a request body over --http")
 	f.IntVar(&opts.maxConnections, "max-connections", mcp.DefaultMaxConnections, "connections open at once over --http; more wait")
-	f.DurationVar(&opts.run.timeout, "timeout", 0, "timeout of each attempt, overriding runtime.timeout (e.g. 10s)")
-	f.Var(&opts.run.memory, "memory", "memory limit of a javascript, python or command call, overriding runtime.memory (e.g. 1GiB, or unlimited)")
-	f.Var(&opts.run.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
-	f.StringVar(&opts.run.root, "root", "", "directory file_reader is confined to (default: the working directory)")
-	f.StringVar(&opts.run.python, "python", "", "Python interpreter for python entries that name none (default python3)")
+	opts.run.register(f)
 	return cmd
 }
 
@@ -197,9 +193,9 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 		if err != nil {
 			return usageError(err)
 		}
-		check = func(set *spec.Set) map[string]string { return lintErrors(app, set, cfg, ignore, lintSet) }
+		check = func(set *spec.Set) map[string]string { return app.lintErrors(set, cfg, ignore, lintSet) }
 		if bad := check(set); len(bad) > 0 {
-			printLintErrors(app, bad)
+			app.printLintErrors(bad)
 			return &exitError{ExitProblems, fmt.Errorf("not serving: lint found errors in %s (above); fix them (toolctl lint %s), or pass --no-lint to serve anyway", lint.Plural(len(bad), "file", "files"), strings.Join(paths, " "))}
 		}
 	}
@@ -208,7 +204,7 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 	// took a fifth off a calculator call's CPU for ~60 MB peak RSS under
 	// load; the 256 MiB soft limit bounds a large tool set.
 	app.tuneGC(800, 256<<20)
-	r, err := newRunner(app, &opts.run)
+	r, err := app.newRunner(&opts.run)
 	if err != nil {
 		return err
 	}

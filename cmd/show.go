@@ -2,11 +2,8 @@ package cmd
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -65,13 +62,9 @@ The tool is looked up in the given paths (default: the tools directory).`,
 
 func runShow(opts *showOptions) error {
 	app := opts.app
-	set, err := spec.LoadNamed(opts.paths, opts.name) // as run: only NAME's file when it can
+	t, err := app.loadTool(opts.paths, opts.name) // as run: only NAME's file when it can
 	if err != nil {
-		return usageError(err)
-	}
-	t, err := findTool(set, opts.name, opts.paths)
-	if err != nil {
-		return usageError(err)
+		return err
 	}
 	var out []byte
 	if opts.output == "json" {
@@ -91,62 +84,4 @@ func runShow(opts *showOptions) error {
 		return problemsFound()
 	}
 	return nil
-}
-
-// findTool returns the one tool named name, or an error saying it is
-// missing (with a did-you-mean) or defined more than once (with where).
-func findTool(set *spec.Set, name string, paths []string) (*spec.Tool, error) {
-	found := set.Lookup(name)
-	switch len(found) {
-	case 0:
-		return nil, notFound(set, name, paths)
-	case 1:
-		return found[0], nil
-	}
-	places := make([]string, len(found))
-	for i, t := range found {
-		places[i] = t.Where()
-	}
-	return nil, fmt.Errorf("tool %q is defined %d times (%s); pass the file as a path", name, len(found), strings.Join(places, ", "))
-}
-
-func notFound(set *spec.Set, name string, paths []string) error {
-	var names []string
-	for _, t := range set.Tools() {
-		names = append(names, t.Name)
-	}
-	sort.Strings(names)
-	msg := fmt.Sprintf("no tool named %q in %s (%s loaded)", name, strings.Join(paths, ", "), lint.Plural(len(names), "tool", "tools"))
-	if s := spec.Suggest(name, names); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
-	}
-	if bad := countBadFiles(set); bad > 0 {
-		msg += fmt.Sprintf("\n%s had errors; run 'toolctl list' to see them", lint.Plural(bad, "file", "files"))
-	}
-	return fmt.Errorf("%s", msg)
-}
-
-// completeToolNames lists the tool names of the tools directory for shell
-// completion; errors just mean no suggestions.
-func (app *App) completeToolNames(cmd *cobra.Command) []cobra.Completion {
-	if err := app.configure(cmd); err != nil {
-		return nil
-	}
-	set, err := spec.Load([]string{app.ToolsDir})
-	if err != nil {
-		return nil
-	}
-	var out []cobra.Completion
-	for _, t := range set.Tools() {
-		out = append(out, cobra.CompletionWithDesc(t.Name, firstLine(t.Description)))
-	}
-	return out
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
