@@ -190,7 +190,7 @@ type decoder struct{ file string }
 
 // errorf is a *spec.Error at n, about the value at the JSON pointer ptr.
 func (d decoder) errorf(n *yaml.Node, ptr, format string, args ...any) error {
-	return &spec.Error{File: d.file, Span: spec.Span{Start: spec.Pos{Line: n.Line, Col: n.Column}}, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+	return &spec.Error{File: d.file, Span: spec.Span{Start: spec.Pos{Line: n.Line, Col: n.Column}}, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
 }
 
 // resolve makes a path from the config file relative to its directory.

@@ -43,8 +43,8 @@ func wantError(t *testing.T, err error, line, col int, ptr, msg string) {
 	if !errors.As(err, &se) {
 		t.Fatalf("want a *spec.Error, got %T %v", err, err)
 	}
-	if se.Span.Start.Line != line || se.Span.Start.Col != col || se.Pointer != ptr || !strings.Contains(se.Msg, msg) {
-		t.Errorf("got %d:%d %q %q; want %d:%d %q containing %q", se.Span.Start.Line, se.Span.Start.Col, se.Pointer, se.Msg, line, col, ptr, msg)
+	if se.Span.Start.Line != line || se.Span.Start.Col != col || se.Pointer != ptr || !strings.Contains(se.Message, msg) {
+		t.Errorf("got %d:%d %q %q; want %d:%d %q containing %q", se.Span.Start.Line, se.Span.Start.Col, se.Pointer, se.Message, line, col, ptr, msg)
 	}
 }
 
