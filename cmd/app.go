@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/config"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -27,6 +28,11 @@ type App struct {
 	Quiet    bool
 	Verbose  bool
 
+	// errorFormat is --error-format (problems.go); pending holds the
+	// problems of a report in a format other than text.
+	errorFormat string
+	pending     []diag.Diagnostic
+
 	configured bool
 	// config is the config file read (nil before configure, Path "" when
 	// there is none); services decode its sections when they need them.
@@ -40,6 +46,11 @@ func (app *App) configure(cmd *cobra.Command) error {
 		return nil
 	}
 	app.configured = true
+	if v, err := cmd.Flags().GetString("error-format"); err == nil {
+		if err := app.setErrorFormat(v); err != nil {
+			return err
+		}
+	}
 	// The config file is no tool file: walking a directory leaves it out.
 	spec.SetConfigFiles()
 	// The command's own flag set holds the parsed values of inherited

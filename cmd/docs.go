@@ -115,7 +115,7 @@ func runDocs(opts *docsOptions) error {
 	}
 	// Docs that silently miss a broken file would look complete.
 	if errs := set.Errors(); len(errs) > 0 {
-		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
+		app.printFileErrors(errs)
 		return &exitError{ExitProblems, fmt.Errorf("no docs %s: %s with errors; fix them (toolctl lint shows them) or document other paths", docsVerb(opts), lint.Plural(countBadFiles(set), "file", "files"))}
 	}
 	tools := set.Tools()

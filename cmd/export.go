@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolctl/toolctl/pkg/diag"
-	"github.com/toolctl/toolctl/pkg/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,7 +150,7 @@ func runExport(opts *exportOptions, eo export.Options) error {
 	// An export that silently drops a broken file would be committed as
 	// complete: refuse it.
 	if errs := set.Errors(); len(errs) > 0 {
-		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
+		app.printFileErrors(errs)
 		return &exitError{ExitProblems, fmt.Errorf("nothing exported: %s with errors; fix them (toolctl lint shows them) or export other paths", lint.Plural(countBadFiles(set), "file", "files"))}
 	}
 	tools := set.Tools()
@@ -236,11 +235,17 @@ func printExportProblems(app *App, problems []export.Problem) {
 	for i, p := range problems {
 		ds[i] = p.Diagnostic()
 	}
-	_ = report.WriteLines(app.IO.ErrOut, ds, app.ColorErr)
+	app.problems(ds...)
 }
 
 func printExportWarnings(app *App, ws []export.Warning) {
 	if app.Quiet {
+		return
+	}
+	if !app.textErrors() {
+		for _, w := range ws {
+			app.problems(w.Diagnostic())
+		}
 		return
 	}
 	for _, w := range ws {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolctl/toolctl/pkg/diag"
-	"github.com/toolctl/toolctl/pkg/report"
 	"io"
 	"os"
 	"path/filepath"
@@ -365,7 +364,7 @@ func printFmtError(app *App, err error) {
 		}
 		ds[i] = &c
 	}
-	_ = report.WriteLines(app.IO.ErrOut, ds, app.ColorErr)
+	app.problems(ds...)
 }
 
 // writeFormatted replaces a file atomically, keeping its mode. A symbolic

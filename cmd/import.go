@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolctl/toolctl/pkg/diag"
-	"github.com/toolctl/toolctl/pkg/report"
 	"io"
 	"io/fs"
 	"os"
@@ -265,7 +264,7 @@ func printImportErrors(app *App, err error) {
 func printImportDiag(app *App, severity diag.Severity, d *importer.Diagnostic) {
 	c := *d
 	c.Severity = severity
-	_ = report.WriteLines(app.IO.ErrOut, []*diag.Diagnostic{&c}, app.ColorErr)
+	app.problems(&c)
 }
 
 // renderTool is a tool's file: the modeline, then the canonical YAML.

@@ -35,10 +35,10 @@ const (
 	lintEachFile
 )
 
-// lintErrors lints the files of set that lint.ignore does not exclude and
-// returns, for each file with error findings, those findings rendered as
-// toolctl lint prints them.
-func (app *App) lintErrors(set *spec.Set, cfg lint.Config, ignore []string, scope lintScope) map[string]string {
+// lintFindings lints the files of set that lint.ignore does not exclude
+// and returns the error findings (scope lintEachFile: only per-file
+// rules) by file, with the set's source of each file for excerpts.
+func (app *App) lintFindings(set *spec.Set, cfg lint.Config, ignore []string, scope lintScope) map[string][]lint.Finding {
 	sub := &spec.Set{}
 	for _, f := range set.Files {
 		if !app.ignored(ignore, f.Path) {
@@ -63,36 +63,60 @@ func (app *App) lintErrors(set *spec.Set, cfg lint.Config, ignore []string, scop
 	if len(byFile) == 0 {
 		return nil
 	}
-	byPath := make(map[string]*spec.File, len(set.Files))
-	for _, f := range set.Files {
-		byPath[f.Path] = f
+	return byFile
+}
+
+// lintErrors is lintFindings rendered as toolctl lint prints them (text
+// with excerpts), by file: serve --watch logs them.
+func (app *App) lintErrors(set *spec.Set, cfg lint.Config, ignore []string, scope lintScope) map[string]string {
+	byFile := app.lintFindings(set, cfg, ignore, scope)
+	if len(byFile) == 0 {
+		return nil
 	}
-	cwd, _ := os.Getwd()
 	out := make(map[string]string, len(byFile))
 	for path, findings := range byFile {
 		var b strings.Builder
-		report.Write(&b, "text", findings, report.Summary{Files: []string{path}}, report.Options{
-			Color:   app.ColorErr,
-			Source:  func(p string) *spec.File { return byPath[p] },
-			Root:    cwd,
-			Version: currentBuild().Version,
-			Rules:   reportRules(),
-			Quiet:   true,
-		})
+		report.Write(&b, "text", findings, report.Summary{Files: []string{path}}, app.lintTextOptions(set))
 		out[path] = b.String()
 	}
 	return out
 }
 
-// printLintErrors prints what lintErrors returned, in file order.
-func (app *App) printLintErrors(bad map[string]string) {
+// lintTextOptions renders lint findings on stderr with excerpts from set.
+func (app *App) lintTextOptions(set *spec.Set) report.Options {
+	byPath := make(map[string]*spec.File, len(set.Files))
+	for _, f := range set.Files {
+		byPath[f.Path] = f
+	}
+	cwd, _ := os.Getwd()
+	return report.Options{
+		Color:   app.ColorErr,
+		Source:  func(p string) *spec.File { return byPath[p] },
+		Root:    cwd,
+		Version: currentBuild().Version,
+		Rules:   reportRules(),
+		Quiet:   true,
+	}
+}
+
+// printLintFindings reports lintFindings in file order: as lint prints
+// them with --error-format text, else with the command's other problems.
+func (app *App) printLintFindings(set *spec.Set, bad map[string][]lint.Finding) {
 	names := make([]string, 0, len(bad))
 	for p := range bad {
 		names = append(names, p)
 	}
 	slices.Sort(names)
 	for _, p := range names {
-		fmt.Fprint(app.IO.ErrOut, bad[p])
+		if !app.textErrors() {
+			for i := range bad[p] {
+				app.problems(&bad[p][i])
+			}
+			continue
+		}
+		var b strings.Builder
+		report.Write(&b, "text", bad[p], report.Summary{Files: []string{p}}, app.lintTextOptions(set))
+		fmt.Fprint(app.IO.ErrOut, b.String())
 	}
 }
 
@@ -106,11 +130,11 @@ func (app *App) lintGate(set *spec.Set, paths []string, refusal, verb string) er
 	if err != nil {
 		return usageError(err)
 	}
-	bad := app.lintErrors(set, cfg, ignore, lintEachFile)
+	bad := app.lintFindings(set, cfg, ignore, lintEachFile)
 	if len(bad) == 0 {
 		return nil
 	}
-	app.printLintErrors(bad)
+	app.printLintFindings(set, bad)
 	if len(bad) <= 3 {
 		paths = make([]string, 0, len(bad))
 		for p := range bad {

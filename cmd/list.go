@@ -103,7 +103,7 @@ func runList(opts *listOptions) error {
 			}
 			writeTable(app.IO.Out, app.styles(), []string{"NAME", "CATEGORY", "ENTRY", "DIALECT", "FILE"}, rows)
 		}
-		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
+		app.printFileErrors(errs)
 		if !app.Quiet {
 			summary := fmt.Sprintf("%s in %s", lint.Plural(len(tools), "tool", "tools"), lint.Plural(len(set.Files), "file", "files"))
 			if bad := countBadFiles(set); bad > 0 {

@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"github.com/toolctl/toolctl/pkg/diag"
-	"github.com/toolctl/toolctl/pkg/report"
 	"io"
 	"runtime/debug"
 	"strings"
@@ -74,8 +73,8 @@ func writeTable(w io.Writer, s styles, header []string, rows [][]string) {
 	}
 }
 
-// printFileErrors prints load errors as "file:line:col: error: message".
-func printFileErrors(w io.Writer, s styles, errs []*spec.Error) {
+// printFileErrors reports load errors ("file:line:col: error: message").
+func (app *App) printFileErrors(errs []*spec.Error) {
 	ds := make([]*diag.Diagnostic, len(errs))
 	for i, e := range errs {
 		c := *e
@@ -83,7 +82,7 @@ func printFileErrors(w io.Writer, s styles, errs []*spec.Error) {
 		c.Rule = "" // a load error names no rule
 		ds[i] = &c
 	}
-	_ = report.WriteLines(w, ds, s.on)
+	app.problems(ds...)
 }
 
 // checkOutputFormat validates an --output value.

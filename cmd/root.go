@@ -23,11 +23,21 @@ func Run(app *App, args []string) int {
 	root := NewRootCmd(app)
 	root.SetArgs(args)
 	err := root.Execute()
-	if err != nil {
+	if app.errorFormat == "" {
+		// a command that failed before its settings were read
+		if v, ferr := root.PersistentFlags().GetString("error-format"); ferr == nil && app.setErrorFormat(v) != nil {
+			app.errorFormat = "text"
+		}
+	}
+	// With a report on stderr, it is all stderr holds when the command
+	// found problems: the summary line would break a reader of the report.
+	quiet := !app.textErrors() && len(app.pending) > 0 && exitCode(err) == ExitProblems
+	if err != nil && !app.errorProblem(err) && !quiet {
 		if msg := err.Error(); msg != "" {
 			fmt.Fprintf(app.IO.ErrOut, "toolctl: %s\n", msg)
 		}
 	}
+	app.flushProblems()
 	return exitCode(err)
 }
 
@@ -67,6 +77,7 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 	pf.Bool("no-color", false, "disable colour (also NO_COLOR=1)")
 	pf.BoolP("quiet", "q", false, "print only results and errors")
 	pf.BoolP("verbose", "v", false, "print progress and timings to stderr")
+	pf.String("error-format", "text", errorFormatUsage())
 
 	root.SetIn(app.IO.In)
 	root.SetOut(app.IO.Out)

@@ -168,7 +168,7 @@ func runRun(opts *runOptions, args []string) error {
 		return err
 	}
 	if errs := t.Errors(); len(errs) > 0 {
-		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
+		app.printFileErrors(errs)
 		return &exitError{ExitProblems, fmt.Errorf("tool %q cannot run: its file has errors (above); fix them or run 'toolctl lint %s'", t.Name, t.Path())}
 	}
 	// The lint gate, on the tool's own file only, before its flags are
@@ -641,7 +641,7 @@ func runFailure(t *spec.Tool, err error, verbose bool) error {
 	}
 	if e.Kind == run.DefinitionError {
 		// a problem in the tool file: where it is, as lint would say it
-		return &exitError{e.Kind.ExitCode(), fmt.Errorf("%s: tool %q cannot run: %s", definitionWhere(t, e.Pointer), t.Name, e.Message)}
+		return &exitError{e.Kind.ExitCode(), definitionProblem(t, e)}
 	}
 	msg := e.Error()
 	if e.Attempts > 1 {
@@ -657,14 +657,15 @@ func runFailure(t *spec.Tool, err error, verbose bool) error {
 	return &exitError{e.Kind.ExitCode(), errors.New(msg)}
 }
 
-// definitionWhere is FILE:LINE:COL of the field at ptr in t's file, or the
-// closest position known.
-func definitionWhere(t *spec.Tool, ptr string) string {
-	pos := t.Pos(ptr)
-	if !pos.IsValid() {
-		pos = t.Pos("")
+// definitionProblem is a DefinitionError at the field at fault in t's
+// file (or the closest position known).
+func definitionProblem(t *spec.Tool, e *run.Error) *diag.Diagnostic {
+	span := t.Span(e.Pointer)
+	if !span.Start.IsValid() {
+		span = t.Span("")
 	}
-	return diag.Where(t.Path(), pos)
+	return &diag.Diagnostic{File: t.Path(), Span: span, Pointer: e.Pointer, Severity: diag.Error, Tool: t.Name,
+		Message: fmt.Sprintf("tool %q cannot run: %s", t.Name, e.Message)}
 }
 
 // detailText renders an error's detail (a traceback, a response body).

@@ -194,8 +194,8 @@ func runServe(opts *serveOptions, cmd *cobra.Command, args []string) error {
 			return usageError(err)
 		}
 		check = func(set *spec.Set) map[string]string { return app.lintErrors(set, cfg, ignore, lintSet) }
-		if bad := check(set); len(bad) > 0 {
-			app.printLintErrors(bad)
+		if bad := app.lintFindings(set, cfg, ignore, lintSet); len(bad) > 0 {
+			app.printLintFindings(set, bad)
 			return &exitError{ExitProblems, fmt.Errorf("not serving: lint found errors in %s (above); fix them (toolctl lint %s), or pass --no-lint to serve anyway", lint.Plural(len(bad), "file", "files"), strings.Join(paths, " "))}
 		}
 	}

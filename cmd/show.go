@@ -80,7 +80,7 @@ func runShow(opts *showOptions) error {
 	}
 	// Problems in the tool's own definition mean the model above is incomplete.
 	if errs := t.Errors(); len(errs) > 0 {
-		printFileErrors(app.IO.ErrOut, app.stderrStyles(), errs)
+		app.printFileErrors(errs)
 		return problemsFound()
 	}
 	return nil

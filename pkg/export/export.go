@@ -210,6 +210,26 @@ func (p Problem) String() string {
 	return fmt.Sprintf("tool %q: %s", p.Tool.Name, p.Message)
 }
 
+// Diagnostic is w as a warning at its first place in the tool's file
+// (no position for a warning about the whole set).
+func (w Warning) Diagnostic() *diag.Diagnostic {
+	d := &diag.Diagnostic{Severity: diag.Warning, Rule: w.Rule, Message: w.String(), Tool: w.Tool}
+	if w.Source != nil {
+		d.File = w.Source.Path()
+		ptr, key := "", false
+		if len(w.Places) > 0 {
+			ptr, key = w.Places[0].Pointer, w.Places[0].Key
+		}
+		d.Pointer = ptr
+		if key {
+			d.Span = w.Source.KeySpan(ptr)
+		} else {
+			d.Span = w.Source.Span(ptr)
+		}
+	}
+	return d
+}
+
 // Diagnostic is p at its place in the tool's file, an error.
 func (p Problem) Diagnostic() *diag.Diagnostic {
 	span := p.Tool.Span(p.Pointer)

@@ -27,7 +27,9 @@ func writeGitHub(b *bytes.Buffer, findings []diag.Diagnostic, opt Options) {
 				}
 			}
 		}
-		props = append(props, "title="+escapeProperty(f.Rule))
+		if f.Rule != "" {
+			props = append(props, "title="+escapeProperty(f.Rule))
+		}
 		b.WriteString("::" + githubCommand(f.Severity) + " " + strings.Join(props, ",") + "::" + escapeData(f.Message) + "\n")
 	}
 }

@@ -48,6 +48,9 @@ func writeJUnit(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary, opt Op
 		suite := junitSuite{Name: name}
 		for _, f := range byFile[file] {
 			caseName, loc := f.Rule, name
+			if caseName == "" { // a problem no rule names (a syntax error)
+				caseName = f.Severity.String()
+			}
 			if hasPos(f.Span) {
 				at := fmt.Sprintf("%d:%d", f.Span.Start.Line, f.Span.Start.Col)
 				caseName += " at " + at

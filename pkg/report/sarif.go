@@ -74,7 +74,7 @@ type sarifArtifactLocation struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
+	RuleID    string          `json:"ruleId,omitempty"`
 	RuleIndex *int            `json:"ruleIndex,omitempty"`
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
