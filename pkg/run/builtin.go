@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -61,7 +62,24 @@ func Handlers() []string {
 
 type builtinExecutor struct{}
 
-func init() { Register(spec.EntryBuiltin, builtinExecutor{}) }
+// Networked: http_request and llm_call send requests; the other handlers
+// compute locally.
+func (builtinExecutor) Networked(t *spec.Tool) bool {
+	h := t.Entry.Handler
+	return h == "http_request" || h == "llm_call"
+}
+
+// Method is http_request's input method (GET when left out).
+func (builtinExecutor) Method(c *Call) string {
+	if c.Tool.Entry.Handler != "http_request" {
+		return ""
+	}
+	m, _ := c.Input["method"].(string)
+	if m == "" {
+		return http.MethodGet
+	}
+	return m
+}
 
 func (builtinExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	h, err := builtinHandler(c)

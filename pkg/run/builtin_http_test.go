@@ -34,7 +34,7 @@ func htHandler(t *testing.T, name string, c *Call) (any, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	exec, _ := ExecutorFor(spec.EntryBuiltin)
+	exec := builtinExecutor{}
 	if c.Tool.Entry.Handler != name {
 		t.Fatalf("tool runs %q, not %q", c.Tool.Entry.Handler, name)
 	}

@@ -21,7 +21,9 @@ import (
 // directory, the input as JSON on stdin, the result read from stdout.
 type commandExecutor struct{}
 
-func init() { Register(spec.EntryCommand, commandExecutor{}) }
+// limitsMemory: the program runs under the memory limit unless it is
+// unlimited.
+func (commandExecutor) limitsMemory(p Policy) bool { return p.Memory > 0 }
 
 // procMaxOutput bounds what is kept of a subprocess's stdout: a tool that
 // floods it fails instead of exhausting memory.
@@ -150,7 +152,7 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The caller's working directory, as for python: paths an agent passes
 	// are relative to where it runs, not to the tools directory. The
 	// program itself, when given with a slash, is found next to the file.
-	p := runProc(c, cmd, stdin, argv[0])
+	p := runProc(c, cmd, stdin, argv[0], c.memoryLimit(x))
 	if p.memoryExceeded {
 		return nil, memoryError(c, argv[0], p.peak)
 	}
@@ -333,11 +335,11 @@ type procRun struct {
 // stderr streamed to the call and kept as a tail, guarded (guardProc): no
 // process it starts outlives the call, and the call's memory limit
 // applies to all of them.
-func runProc(c *Call, cmd *exec.Cmd, stdin []byte, name string) *procRun {
+func runProc(c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64) *procRun {
 	cmd.Stdin = bytes.NewReader(stdin)
 	p := &procRun{stdout: &procBuffer{max: procMaxOutput}, stderr: newProcTail(c.Stderr)}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
-	g, err := guardProc(cmd, c.memoryLimit())
+	g, err := guardProc(cmd, memory)
 	if err != nil {
 		p.err = err
 		return p

@@ -48,7 +48,16 @@ const (
 
 type httpExecutor struct{}
 
-func init() { Register(spec.EntryHTTP, httpExecutor{}) }
+// Networked: an http entry calls a server.
+func (httpExecutor) Networked(*spec.Tool) bool { return true }
+
+// Method is entry.method, GET when it is left out.
+func (httpExecutor) Method(c *Call) string {
+	if c.Tool.Entry == nil || c.Tool.Entry.Method == "" {
+		return http.MethodGet
+	}
+	return c.Tool.Entry.Method
+}
 
 func (httpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	req, err := buildHTTPEntry(c)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"time"
-
-	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // jsExecutor runs `entry.type: javascript` in goja (package jsvm): a fresh
@@ -21,7 +19,8 @@ import (
 // stopped without harm to the process that made it: serve runs many calls.
 type jsExecutor struct{}
 
-func init() { Register(spec.EntryJavaScript, jsExecutor{}) }
+// limitsMemory: the code runs under the memory limit unless it is unlimited.
+func (jsExecutor) limitsMemory(p Policy) bool { return p.Memory > 0 }
 
 func (jsExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	src, name, err := jsSource(c)

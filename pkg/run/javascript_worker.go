@@ -243,7 +243,7 @@ func jsCallWorker(ctx context.Context, c *Call, src, name string) (any, error) {
 	if err != nil {
 		return nil, Wrap(ToolExecutionError, err, "cannot encode the input as JSON: "+err.Error())
 	}
-	req := jsvm.Request{Name: name, Source: src, Input: input, Memory: c.memoryLimit()}
+	req := jsvm.Request{Name: name, Source: src, Input: input, Memory: c.memoryLimit(jsExecutor{})}
 	if dl, ok := ctx.Deadline(); ok {
 		req.Deadline = dl.UnixNano()
 	}

@@ -69,12 +69,22 @@ const (
 	mcpListTimeout = 2 * time.Second
 )
 
-func init() { Register(spec.EntryMCP, mcpExecutor{}) }
-
 // mcpExecutor calls one tool on an MCP server: a subprocess speaking stdio
 // (entry.server is a command line or a list) or a Streamable HTTP endpoint
 // (entry.server is an http(s) URL). Each call opens its own session.
 type mcpExecutor struct{}
+
+// Networked: the server may be remote, and a stdio server is a program
+// toolctl does not know to be deterministic.
+func (mcpExecutor) Networked(*spec.Tool) bool { return true }
+
+// Method: a tools/call has no HTTP method of its own; it is retried like
+// any idempotent call.
+func (mcpExecutor) Method(*Call) string { return "" }
+
+// limitsMemory: a stdio server runs under the memory limit only when one
+// was set (runtime.memory, --memory, run.memory), not by default.
+func (mcpExecutor) limitsMemory(p Policy) bool { return p.Memory > 0 && p.MemoryFrom != "" }
 
 // mcpTarget is an entry resolved for one call: ${ENV} expanded, the command
 // line split.
@@ -549,7 +559,7 @@ func startMCPServer(ctx context.Context, c *Call, argv []string) (*mcpProc, erro
 	pctx, cancel := context.WithCancel(ctx)
 	cmd := exec.CommandContext(pctx, argv[0], argv[1:]...)
 	cmd.Dir = c.Dir
-	guard, err := guardProc(cmd, c.memoryLimit())
+	guard, err := guardProc(cmd, c.memoryLimit(mcpExecutor{}))
 	if err != nil {
 		cancel()
 		return nil, startError(argv[0], c.Dir, err)

@@ -220,7 +220,7 @@ func mcpExec(t *testing.T, ctx context.Context, c *Call) (any, error) {
 // mcpExecResult runs the call and returns its *MCPResult.
 func mcpExecResult(t *testing.T, ctx context.Context, c *Call) (*MCPResult, error) {
 	t.Helper()
-	e, ok := ExecutorFor(spec.EntryMCP)
+	e, ok := Executors()[spec.EntryMCP]
 	if !ok {
 		t.Fatal("no executor registered for mcp")
 	}

@@ -28,7 +28,9 @@ var pythonRunner string
 // prints cannot reach.
 type pythonExecutor struct{}
 
-func init() { Register(spec.EntryPython, pythonExecutor{}) }
+// limitsMemory: the interpreter runs under the memory limit unless it is
+// unlimited.
+func (pythonExecutor) limitsMemory(p Policy) bool { return p.Memory > 0 }
 
 // pythonSetup is what a python call needs, resolved from the entry.
 type pythonSetup struct {
@@ -182,7 +184,7 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The working directory stays the caller's: paths the agent passes are
 	// relative to it; imports use entry.path, not the working directory.
 	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8")
-	p := runProc(c, cmd, stdin, s.interp)
+	p := runProc(c, cmd, stdin, s.interp, c.memoryLimit(pythonExecutor{}))
 	if p.memoryExceeded {
 		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.peak)
 	}
