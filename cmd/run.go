@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/run/builtin"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"github.com/toolctl/toolctl/pkg/validate"
 	"gopkg.in/yaml.v3"
@@ -667,6 +668,7 @@ func newRunner(app *App, opts *runOptions) (*run.Runner, error) {
 		BaseRetries: settings.Retries,
 		Memory:      opts.memory.n,
 		BaseMemory:  settings.Memory,
+		Executors:   builtin.Executors(),
 	}
 	if opts.retries.set {
 		r.Retries = &opts.retries.n

@@ -107,11 +107,11 @@ func (commandExecutor) Check(c *Call) error {
 func commandProgramCheck(t *Template) error {
 	e := t.Call.Tool.Entry
 	if e == nil || len(e.Command) == 0 {
-		return definitionErrorf("/entry", `entry.command is empty; give the program and its arguments as a list, e.g. command: [du, -sk, --, "{path}"]`)
+		return DefinitionErrorf("/entry", `entry.command is empty; give the program and its arguments as a list, e.g. command: [du, -sk, --, "{path}"]`)
 	}
 	for _, ref := range tmpl.Params(e.Command[0]) {
 		if t.isParam(ref.Name) && !t.trusted(ref.Name) {
-			return definitionErrorf("/entry/command/0", "entry.command[0] %q takes the program to run from parameter %q, so a caller could run any program; name the program in the tool file and pass the parameter as a later argument", e.Command[0], ref.Name)
+			return DefinitionErrorf("/entry/command/0", "entry.command[0] %q takes the program to run from parameter %q, so a caller could run any program; name the program in the tool file and pass the parameter as a later argument", e.Command[0], ref.Name)
 		}
 	}
 	return nil

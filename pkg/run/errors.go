@@ -120,8 +120,8 @@ func Errorf(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
 }
 
-// definitionErrorf returns a DefinitionError about the field at ptr.
-func definitionErrorf(ptr, format string, args ...any) *Error {
+// DefinitionErrorf returns a DefinitionError about the field at ptr.
+func DefinitionErrorf(ptr, format string, args ...any) *Error {
 	return &Error{Kind: DefinitionError, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
 }
 

@@ -134,7 +134,7 @@ func checkProgramPath(c *Call, ptr, field, name string) error {
 		return nil
 	}
 	if _, err := os.Stat(c.Path(name)); errors.Is(err, fs.ErrNotExist) {
-		e := definitionErrorf(ptr, "%s program %q does not exist (%s); a path with a slash is relative to the tool file's directory", field, name, c.Path(name))
+		e := DefinitionErrorf(ptr, "%s program %q does not exist (%s); a path with a slash is relative to the tool file's directory", field, name, c.Path(name))
 		e.Err = err
 		return e
 	}
@@ -169,7 +169,6 @@ func (c *Call) HTTPClient() *http.Client {
 // a Runner runs builtin tools when given builtin.Executors(), which adds it.
 func Executors() map[string]Executor {
 	return map[string]Executor{
-		spec.EntryBuiltin:    builtinExecutor{},
 		spec.EntryCommand:    commandExecutor{},
 		spec.EntryHTTP:       httpExecutor{},
 		spec.EntryJavaScript: jsExecutor{},

@@ -116,7 +116,7 @@ func IsHTTPURL(s string) bool {
 func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	e := c.Tool.Entry
 	if e == nil {
-		return nil, definitionErrorf("", "the tool has no entry; add entry: {type: mcp, server: ..., tool: ...}")
+		return nil, DefinitionErrorf("", "the tool has no entry; add entry: {type: mcp, server: ..., tool: ...}")
 	}
 	tpl := &Template{
 		Call:  &Call{Getenv: c.Getenv, Secrets: c.Secrets},
@@ -131,7 +131,7 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	switch {
 	case IsHTTPURL(server):
 		if len(e.ServerArgs) > 0 {
-			return nil, definitionErrorf("/entry/server", "entry.server is a URL, so it takes no arguments; give either a URL or a command")
+			return nil, DefinitionErrorf("/entry/server", "entry.server is a URL, so it takes no arguments; give either a URL or a command")
 		}
 		u, err := tpl.Expand(server, nil)
 		if err != nil {
@@ -160,12 +160,12 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	case server != "":
 		argv, err := splitCommandLine(server)
 		if err != nil {
-			return nil, definitionErrorf("/entry/server", "entry.server: %v; fix the quoting or write the command as a list", err)
+			return nil, DefinitionErrorf("/entry/server", "entry.server: %v; fix the quoting or write the command as a list", err)
 		}
 		t.argv = argv
 	}
 	if len(t.argv) == 0 || t.argv[0] == "" {
-		return nil, definitionErrorf("/entry", "entry.server is empty; set it to the command that starts the MCP server (e.g. \"uvx mcp-server-fetch\") or to its http(s) URL")
+		return nil, DefinitionErrorf("/entry", "entry.server is empty; set it to the command that starts the MCP server (e.g. \"uvx mcp-server-fetch\") or to its http(s) URL")
 	}
 	for i, a := range t.argv {
 		x, err := tpl.Expand(a, nil)

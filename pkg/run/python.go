@@ -46,10 +46,10 @@ type pythonSetup struct {
 func pythonResolve(c *Call) (*pythonSetup, error) {
 	e := c.Tool.Entry
 	if e == nil || e.Module == "" {
-		return nil, definitionErrorf("/entry", "a python entry needs entry.module (the module to import, e.g. slugify for slugify.py) and entry.function")
+		return nil, DefinitionErrorf("/entry", "a python entry needs entry.module (the module to import, e.g. slugify for slugify.py) and entry.function")
 	}
 	if e.Function == "" {
-		return nil, definitionErrorf("/entry", "a python entry needs entry.function: the function of module %s to call with the input", e.Module)
+		return nil, DefinitionErrorf("/entry", "a python entry needs entry.function: the function of module %s to call with the input", e.Module)
 	}
 	s := &pythonSetup{module: e.Module, function: e.Function}
 	switch {
@@ -97,7 +97,7 @@ func (pythonExecutor) Check(c *Call) error {
 			if err != nil {
 				why = "does not exist"
 			}
-			return definitionErrorf("/entry/path", "entry.path %q (%s) %s; it names the directory holding %s.py, relative to the tool file", e.Path, s.shown, why, strings.ReplaceAll(e.Module, ".", "/"))
+			return DefinitionErrorf("/entry/path", "entry.path %q (%s) %s; it names the directory holding %s.py, relative to the tool file", e.Path, s.shown, why, strings.ReplaceAll(e.Module, ".", "/"))
 		}
 	}
 	if e := c.Tool.Entry; e.Interpreter != "" {

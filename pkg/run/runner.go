@@ -401,7 +401,7 @@ func (r *Runner) finishErr(c *Call, err error, attempts int) *Error {
 func (r *Runner) executor(t *spec.Tool) (Executor, error) {
 	kind := t.EntryKind()
 	if kind == "" {
-		return nil, definitionErrorf("", "the tool has no entry; add entry: {type: ...} saying how it runs (toolctl schema lists the types)")
+		return nil, DefinitionErrorf("", "the tool has no entry; add entry: {type: ...} saying how it runs (toolctl schema lists the types)")
 	}
 	executors := r.Executors
 	if executors == nil {
@@ -409,7 +409,7 @@ func (r *Runner) executor(t *spec.Tool) (Executor, error) {
 	}
 	exec, ok := executors[kind]
 	if !ok {
-		return nil, definitionErrorf("/entry/type", "entry.type %q is not a type toolctl runs; use one of %s", kind, strings.Join(spec.EntryTypes, ", "))
+		return nil, DefinitionErrorf("/entry/type", "entry.type %q is not a type toolctl runs; use one of %s", kind, strings.Join(spec.EntryTypes, ", "))
 	}
 	return exec, nil
 }

@@ -1,9 +1,11 @@
-package run
+package builtin
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 func TestCalculator(t *testing.T) {
@@ -67,42 +69,42 @@ func TestCalculatorEchoesExpression(t *testing.T) {
 func TestCalculatorErrors(t *testing.T) {
 	cases := []struct {
 		input string
-		kind  Kind
+		kind  run.Kind
 		msg   string
 	}{
-		{`{"expression": "1/0"}`, ToolExecutionError, `division by zero in "1 / 0" at column 2`},
-		{`{"expression": "5 % (2-2)"}`, ToolExecutionError, "modulo by zero"},
-		{`{"expression": "0^-1"}`, ToolExecutionError, "division by zero"},
-		{`{"expression": "sqrt(-1)"}`, ToolExecutionError, `"sqrt(-1)" at column 1 is not a real number`},
-		{`{"expression": "ln(0)"}`, ToolExecutionError, "is infinite"},
-		{`{"expression": "10^400"}`, ToolExecutionError, "is infinite"},
-		{`{"expression": "2*(3+"}`, ValidationError, "syntax error in expression: unexpected token EOF at column 5"},
-		{`{"expression": "2 +* 3"}`, ValidationError, "at column 4"},
-		{`{"expression": "12345678901234567890123"}`, ValidationError, "decimal point"},
-		{`{"expression": "x + 1"}`, ValidationError, `unknown name "x" at column 1`},
-		{`{"expression": "1 + foo(2)"}`, ValidationError, `unknown function "foo" at column 5`},
-		{`{"expression": "sqrt"}`, ValidationError, "is a function; call it with parentheses"},
-		{`{"expression": "sqrt(1, 2)"}`, ValidationError, "sqrt takes 1 argument(s), got 2"},
-		{`{"expression": "min()"}`, ValidationError, "min takes at least 1 argument(s), got 0"},
-		{`{"expression": "\"abc\""}`, ValidationError, "is not allowed"},
-		{`{"expression": "1 < 2"}`, ValidationError, `operator "<" at column 3 is not arithmetic`},
-		{`{"expression": "1 == 1"}`, ValidationError, "not arithmetic"},
-		{`{"expression": "[1,2,3]"}`, ValidationError, "is not allowed"},
-		{`{"expression": "len([1])"}`, ValidationError, `unknown function "len"`},
-		{`{"expression": "map([1], # * 2)"}`, ValidationError, "is not allowed"},
-		{`{"expression": "now()"}`, ValidationError, `unknown function "now"`},
-		{`{"expression": "1..3"}`, ValidationError, "not arithmetic"},
-		{`{"expression": "true ? 1 : 2"}`, ValidationError, "is not allowed"},
-		{`{"expression": "let x = 1; x"}`, ValidationError, "is not allowed"},
-		{`{"expression": "!1"}`, ValidationError, "not arithmetic"},
-		{`{"expression": "   "}`, ValidationError, "expression is empty"},
-		{`{"expression": "1", "precision": 16}`, ValidationError, "precision 16 is out of range"},
-		{`{"expression": "` + strings.Repeat("1+", 3000) + `1"}`, ValidationError, "the limit is 4096"},
+		{`{"expression": "1/0"}`, run.ToolExecutionError, `division by zero in "1 / 0" at column 2`},
+		{`{"expression": "5 % (2-2)"}`, run.ToolExecutionError, "modulo by zero"},
+		{`{"expression": "0^-1"}`, run.ToolExecutionError, "division by zero"},
+		{`{"expression": "sqrt(-1)"}`, run.ToolExecutionError, `"sqrt(-1)" at column 1 is not a real number`},
+		{`{"expression": "ln(0)"}`, run.ToolExecutionError, "is infinite"},
+		{`{"expression": "10^400"}`, run.ToolExecutionError, "is infinite"},
+		{`{"expression": "2*(3+"}`, run.ValidationError, "syntax error in expression: unexpected token EOF at column 5"},
+		{`{"expression": "2 +* 3"}`, run.ValidationError, "at column 4"},
+		{`{"expression": "12345678901234567890123"}`, run.ValidationError, "decimal point"},
+		{`{"expression": "x + 1"}`, run.ValidationError, `unknown name "x" at column 1`},
+		{`{"expression": "1 + foo(2)"}`, run.ValidationError, `unknown function "foo" at column 5`},
+		{`{"expression": "sqrt"}`, run.ValidationError, "is a function; call it with parentheses"},
+		{`{"expression": "sqrt(1, 2)"}`, run.ValidationError, "sqrt takes 1 argument(s), got 2"},
+		{`{"expression": "min()"}`, run.ValidationError, "min takes at least 1 argument(s), got 0"},
+		{`{"expression": "\"abc\""}`, run.ValidationError, "is not allowed"},
+		{`{"expression": "1 < 2"}`, run.ValidationError, `operator "<" at column 3 is not arithmetic`},
+		{`{"expression": "1 == 1"}`, run.ValidationError, "not arithmetic"},
+		{`{"expression": "[1,2,3]"}`, run.ValidationError, "is not allowed"},
+		{`{"expression": "len([1])"}`, run.ValidationError, `unknown function "len"`},
+		{`{"expression": "map([1], # * 2)"}`, run.ValidationError, "is not allowed"},
+		{`{"expression": "now()"}`, run.ValidationError, `unknown function "now"`},
+		{`{"expression": "1..3"}`, run.ValidationError, "not arithmetic"},
+		{`{"expression": "true ? 1 : 2"}`, run.ValidationError, "is not allowed"},
+		{`{"expression": "let x = 1; x"}`, run.ValidationError, "is not allowed"},
+		{`{"expression": "!1"}`, run.ValidationError, "not arithmetic"},
+		{`{"expression": "   "}`, run.ValidationError, "expression is empty"},
+		{`{"expression": "1", "precision": 16}`, run.ValidationError, "precision 16 is out of range"},
+		{`{"expression": "` + strings.Repeat("1+", 3000) + `1"}`, run.ValidationError, "the limit is 4096"},
 	}
 	for _, tc := range cases {
 		_, err := biRun(t, calculatorHandler, tc.input)
 		e := biWantError(t, tc.input, err, tc.kind, tc.msg)
-		if e != nil && e.Kind == ValidationError && e.Param != "expression" && !strings.Contains(tc.msg, "precision") {
+		if e != nil && e.Kind == run.ValidationError && e.Param != "expression" && !strings.Contains(tc.msg, "precision") {
 			t.Errorf("%s: param %q, want expression", tc.input, e.Param)
 		}
 	}

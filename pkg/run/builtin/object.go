@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // The object handler, and the dotted paths it shares with json_query.
@@ -17,8 +19,6 @@ import (
 // written ["a.b"], or with the dot escaped: a\.b. "" (or "$") is the whole
 // value. json_query also takes "*": every element of a list, every value of
 // an object.
-
-func init() { RegisterHandler("object", objectHandler) }
 
 var objOperations = []string{"keys", "values", "entries", "from_entries", "get", "set", "delete", "has", "merge", "pick", "omit"}
 
@@ -31,7 +31,7 @@ type objSeg struct {
 // objParsePath splits a path; param names the parameter for errors.
 func objParsePath(param, path string) ([]objSeg, error) {
 	bad := func(why string) error {
-		return &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("%s %q %s; write a dotted path such as user.address.city, items.0.id or items[0].id", param, path, why)}
+		return &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("%s %q %s; write a dotted path such as user.address.city, items.0.id or items[0].id", param, path, why)}
 	}
 	p := strings.TrimSpace(path)
 	p = strings.TrimPrefix(p, "$")
@@ -183,7 +183,7 @@ func objSet(param string, root any, segs []objSeg, value any) (any, error) {
 	}
 	s := segs[0]
 	if s.wild {
-		return nil, &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("%s: * cannot be used to set or delete; name the key", param)}
+		return nil, &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("%s: * cannot be used to set or delete; name the key", param)}
 	}
 	switch c := root.(type) {
 	case nil:
@@ -205,7 +205,7 @@ func objSet(param string, root any, segs []objSeg, value any) (any, error) {
 			i += len(c)
 		}
 		if err != nil || i < 0 || i > len(c) {
-			return nil, &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("%s: %q is not an index of a list of length %d; use 0 to %d (negative counts from the end), or %d to append", param, s.key, len(c), len(c)-1, len(c))}
+			return nil, &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("%s: %q is not an index of a list of length %d; use 0 to %d (negative counts from the end), or %d to append", param, s.key, len(c), len(c)-1, len(c))}
 		}
 		if i == len(c) {
 			c = append(c, nil)
@@ -217,7 +217,7 @@ func objSet(param string, root any, segs []objSeg, value any) (any, error) {
 		c[i] = child
 		return c, nil
 	}
-	return nil, &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("%s: cannot set %q inside a %s", param, s.key, JSONType(root))}
+	return nil, &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("%s: cannot set %q inside a %s", param, s.key, run.JSONType(root))}
 }
 
 // objDelete removes the path from root (which it modifies); it reports
@@ -302,33 +302,33 @@ func objMerge(dst, src map[string]any, concat bool) map[string]any {
 }
 
 // objParam reads an object parameter.
-func objParam(c *Call, name string) (map[string]any, error) {
+func objParam(c *run.Call, name string) (map[string]any, error) {
 	v, ok := c.Input[name]
 	if !ok || v == nil {
 		return map[string]any{}, nil
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, argType(name, "an object", v)
+		return nil, run.ArgTypeError(name, "an object", v)
 	}
 	return objClone(m).(map[string]any), nil
 }
 
 // objList reads a list parameter.
-func objList(c *Call, name string) ([]any, error) {
+func objList(c *run.Call, name string) ([]any, error) {
 	v, ok := c.Input[name]
 	if !ok || v == nil {
 		return []any{}, nil
 	}
 	l, ok := v.([]any)
 	if !ok {
-		return nil, argType(name, "an array", v)
+		return nil, run.ArgTypeError(name, "an array", v)
 	}
 	return l, nil
 }
 
 // objPaths reads a list of paths.
-func objPaths(c *Call, name string) ([][]objSeg, []string, error) {
+func objPaths(c *run.Call, name string) ([][]objSeg, []string, error) {
 	list, err := objList(c, name)
 	if err != nil {
 		return nil, nil, err
@@ -338,14 +338,14 @@ func objPaths(c *Call, name string) ([][]objSeg, []string, error) {
 	for i, x := range list {
 		s, ok := x.(string)
 		if !ok {
-			return nil, nil, &Error{Kind: ValidationError, Param: fmt.Sprintf("%s/%d", name, i), Message: fmt.Sprintf("%s[%d] is a %s; give paths as strings", name, i, JSONType(x))}
+			return nil, nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("%s/%d", name, i), Message: fmt.Sprintf("%s[%d] is a %s; give paths as strings", name, i, run.JSONType(x))}
 		}
 		segs, err := objParsePath(name, s)
 		if err != nil {
 			return nil, nil, err
 		}
 		if objHasWild(segs) {
-			return nil, nil, &Error{Kind: ValidationError, Param: name, Message: fmt.Sprintf("%s: %q uses *, which object does not support; name each key (json_query supports *)", name, s)}
+			return nil, nil, &run.Error{Kind: run.ValidationError, Param: name, Message: fmt.Sprintf("%s: %q uses *, which object does not support; name each key (json_query supports *)", name, s)}
 		}
 		out = append(out, segs)
 		names = append(names, s)
@@ -353,7 +353,7 @@ func objPaths(c *Call, name string) ([][]objSeg, []string, error) {
 	return out, names, nil
 }
 
-func objectHandler(_ context.Context, c *Call) (any, error) {
+func objectHandler(_ context.Context, c *run.Call) (any, error) {
 	op, err := c.String("operation", "")
 	if err != nil {
 		return nil, err
@@ -372,10 +372,10 @@ func objectHandler(_ context.Context, c *Call) (any, error) {
 			return nil, err
 		}
 		if objHasWild(segs) {
-			return nil, &Error{Kind: ValidationError, Param: "path", Message: fmt.Sprintf("path %q uses *, which object does not support; name each key (json_query supports *)", p)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "path", Message: fmt.Sprintf("path %q uses *, which object does not support; name each key (json_query supports *)", p)}
 		}
 		if len(segs) == 0 && op != "get" && op != "has" {
-			return nil, &Error{Kind: ValidationError, Param: "path", Message: fmt.Sprintf("operation %s needs path: the dotted path of the key, e.g. user.name", op)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "path", Message: fmt.Sprintf("operation %s needs path: the dotted path of the key, e.g. user.name", op)}
 		}
 		return segs, nil
 	}
@@ -451,7 +451,7 @@ func objectHandler(_ context.Context, c *Call) (any, error) {
 			return nil, err
 		}
 		if mode != "replace" && mode != "concat" {
-			return nil, &Error{Kind: ValidationError, Param: "array_merge", Message: fmt.Sprintf("array_merge %q is not known; use replace or concat", mode)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "array_merge", Message: fmt.Sprintf("array_merge %q is not known; use replace or concat", mode)}
 		}
 		return map[string]any{"result": objMerge(obj, other, mode == "concat")}, nil
 	case "pick":
@@ -483,14 +483,14 @@ func objectHandler(_ context.Context, c *Call) (any, error) {
 		}
 		return map[string]any{"result": out}, nil
 	}
-	return nil, &Error{Kind: ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use one of %s", op, strings.Join(objOperations, ", "))}
+	return nil, &run.Error{Kind: run.ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use one of %s", op, strings.Join(objOperations, ", "))}
 }
 
 // objEntry reads one entry of from_entries: {key, value} (also k/v or
 // name/value) or a [key, value] pair.
 func objEntry(e any, i int) (string, any, error) {
 	bad := func(why string) error {
-		return &Error{Kind: ValidationError, Param: fmt.Sprintf("entries/%d", i), Message: fmt.Sprintf("entries[%d] %s; give {\"key\": ..., \"value\": ...} or [key, value]", i, why)}
+		return &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("entries/%d", i), Message: fmt.Sprintf("entries[%d] %s; give {\"key\": ..., \"value\": ...} or [key, value]", i, why)}
 	}
 	var k, v any
 	switch x := e.(type) {
@@ -514,7 +514,7 @@ func objEntry(e any, i int) (string, any, error) {
 		}
 		k, v = x[0], x[1]
 	default:
-		return "", nil, bad("is a " + JSONType(e))
+		return "", nil, bad("is a " + run.JSONType(e))
 	}
 	switch key := k.(type) {
 	case string:
@@ -524,5 +524,5 @@ func objEntry(e any, i int) (string, any, error) {
 	case bool:
 		return strconv.FormatBool(key), v, nil
 	}
-	return "", nil, bad("has a " + JSONType(k) + " key; keys are strings or numbers")
+	return "", nil, bad("has a " + run.JSONType(k) + " key; keys are strings or numbers")
 }

@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"github.com/toolctl/toolctl/pkg/validate"
 	"gopkg.in/yaml.v3"
@@ -19,12 +20,12 @@ import (
 
 // biRun calls a builtin handler with input given as JSON, decoded the way
 // the runner decodes it (numbers as json.Number).
-func biRun(t *testing.T, h Handler, input string) (any, error) {
+func biRun(t *testing.T, h handlerFunc, input string) (any, error) {
 	t.Helper()
-	return biRunCall(t, h, input, &Call{Options: &Options{}})
+	return biRunCall(t, h, input, &run.Call{Options: &run.Options{}})
 }
 
-func biRunCall(t *testing.T, h Handler, input string, c *Call) (any, error) {
+func biRunCall(t *testing.T, h handlerFunc, input string, c *run.Call) (any, error) {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(input))
 	dec.UseNumber()
@@ -50,13 +51,13 @@ func biJSON(t *testing.T, v any) string {
 
 // biWantError checks that err is an *Error of kind whose message contains
 // msg, and returns it.
-func biWantError(t *testing.T, name string, err error, kind Kind, msg string) *Error {
+func biWantError(t *testing.T, name string, err error, kind run.Kind, msg string) *run.Error {
 	t.Helper()
 	if err == nil {
 		t.Errorf("%s: no error, want %s %q", name, kind, msg)
 		return nil
 	}
-	var e *Error
+	var e *run.Error
 	if !errors.As(err, &e) {
 		t.Errorf("%s: error %T %v, want *Error", name, err, err)
 		return nil
@@ -67,7 +68,7 @@ func biWantError(t *testing.T, name string, err error, kind Kind, msg string) *E
 	return e
 }
 
-// biBundled maps the handlers of the builtin_*.go files tested here to the
+// biBundled maps the handlers of the files tested here to the
 // bundled tool file that runs each.
 var biBundled = map[string]string{
 	"calculator":       "calculator",
@@ -87,7 +88,7 @@ var biBundled = map[string]string{
 // result.
 func TestBundledBuiltinExamples(t *testing.T) {
 	dtFixedNow(t) // datetime's "now" example shows 2026-11-21T09:30 in Tokyo
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,12 +135,12 @@ func TestBundledBuiltinExamples(t *testing.T) {
 					continue
 				}
 				biDefaults(tool, params)
-				got, err := h(context.Background(), &Call{Tool: tool, Input: params, Dir: filepath.Dir(tool.Path()), Options: &Options{FileRoot: root}})
+				got, err := h.Execute(context.Background(), &run.Call{Tool: tool, Input: params, Dir: filepath.Dir(tool.Path()), Options: &run.Options{FileRoot: root}})
 				if err != nil {
-					var e *Error
+					var e *run.Error
 					// file_reader's examples name files of the user's
 					// workspace, which need not exist here.
-					if tool.Entry.Handler == "file_reader" && errors.As(err, &e) && e.Kind == NotFoundError {
+					if tool.Entry.Handler == "file_reader" && errors.As(err, &e) && e.Kind == run.NotFoundError {
 						continue
 					}
 					t.Errorf("%s: %v", name, err)

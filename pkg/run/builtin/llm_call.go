@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -26,23 +27,30 @@ const (
 	llmDefaultModel = "gpt-4o-mini"
 )
 
-func init() {
-	RegisterHandler("llm_call", llmCallHandler)
-	RegisterPlanner("llm_call", func(c *Call) (any, error) {
-		req, _, err := buildLLMRequest(c)
-		if err != nil {
-			return nil, err
-		}
-		return req.plan(), nil
-	})
+type llmCall struct{}
+
+// Networked: it sends a request.
+func (llmCall) Networked(*spec.Tool) bool { return true }
+
+// Method: a completion request creates nothing, so it is retried like an
+// idempotent call although it is a POST.
+func (llmCall) Method(*run.Call) string { return "" }
+
+// Plan is the request, for --dry-run.
+func (llmCall) Plan(c *run.Call) (any, error) {
+	req, _, err := buildLLMRequest(c)
+	if err != nil {
+		return nil, err
+	}
+	return req.Plan(), nil
 }
 
-func llmCallHandler(ctx context.Context, c *Call) (any, error) {
+func (llmCall) Execute(ctx context.Context, c *run.Call) (any, error) {
 	req, model, err := buildLLMRequest(c)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := sendHTTP(ctx, c, req)
+	resp, err := run.SendHTTP(ctx, c, req)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +59,7 @@ func llmCallHandler(ctx context.Context, c *Call) (any, error) {
 
 // buildLLMRequest resolves the endpoint, key and model and builds the
 // request; model is the one asked for.
-func buildLLMRequest(c *Call) (*httpRequest, string, error) {
+func buildLLMRequest(c *run.Call) (*run.HTTPRequest, string, error) {
 	base, err := llmSetting(c, "base_url", "llm.base_url", "OPENAI_BASE_URL")
 	if err != nil {
 		return nil, "", err
@@ -59,9 +67,9 @@ func buildLLMRequest(c *Call) (*httpRequest, string, error) {
 	if base == "" {
 		base = llmDefaultBaseURL
 	}
-	u, err := httpCheckURL(strings.TrimRight(base, "/") + "/chat/completions")
+	u, err := run.CheckHTTPURL(strings.TrimRight(base, "/") + "/chat/completions")
 	if err != nil {
-		return nil, "", Errorf(ValidationError, "the llm base URL %q is not valid: %v; set llm.base_url in .toolctl.yaml or OPENAI_BASE_URL to the endpoint's base, like %s", base, err, llmDefaultBaseURL)
+		return nil, "", run.Errorf(run.ValidationError, "the llm base URL %q is not valid: %v; set llm.base_url in .toolctl.yaml or OPENAI_BASE_URL to the endpoint's base, like %s", base, err, llmDefaultBaseURL)
 	}
 
 	key, err := c.String("api_key", "")
@@ -70,8 +78,8 @@ func buildLLMRequest(c *Call) (*httpRequest, string, error) {
 	}
 	// A base URL the caller chose may receive only the caller's own key:
 	// the configured one would go to whatever server the agent names.
-	if v, _ := c.Input["base_url"].(string); v != "" && !isBound(c.Tool, "base_url") && (key == "" || isBound(c.Tool, "api_key")) {
-		return nil, "", &Error{Kind: ValidationError, Param: "base_url", Message: `parameter "base_url" was passed by the caller, and the API key configured for the tool would be sent to it; leave base_url out (llm.base_url in .toolctl.yaml or OPENAI_BASE_URL set the endpoint), or, in the tool file, bind it (bind: {base_url: {config: llm.base_url}})`}
+	if v, _ := c.Input["base_url"].(string); v != "" && !run.IsBound(c.Tool, "base_url") && (key == "" || run.IsBound(c.Tool, "api_key")) {
+		return nil, "", &run.Error{Kind: run.ValidationError, Param: "base_url", Message: `parameter "base_url" was passed by the caller, and the API key configured for the tool would be sent to it; leave base_url out (llm.base_url in .toolctl.yaml or OPENAI_BASE_URL set the endpoint), or, in the tool file, bind it (bind: {base_url: {config: llm.base_url}})`}
 	}
 	if key == "" {
 		keyEnv, err := llmConfig(c, "llm.api_key_env")
@@ -83,7 +91,7 @@ func buildLLMRequest(c *Call) (*httpRequest, string, error) {
 		}
 		key = c.Env(keyEnv)
 		if key == "" {
-			return nil, "", &Error{Kind: ValidationError, Param: "api_key", Message: fmt.Sprintf("no API key for %s: set the environment variable %s (llm.api_key_env in .toolctl.yaml names another variable)", u.Host, keyEnv)}
+			return nil, "", &run.Error{Kind: run.ValidationError, Param: "api_key", Message: fmt.Sprintf("no API key for %s: set the environment variable %s (llm.api_key_env in .toolctl.yaml names another variable)", u.Host, keyEnv)}
 		}
 	}
 	c.Secrets.Add(key)
@@ -94,14 +102,14 @@ func buildLLMRequest(c *Call) (*httpRequest, string, error) {
 	}
 	if model == "" {
 		if strings.TrimRight(base, "/") != llmDefaultBaseURL {
-			return nil, "", &Error{Kind: ValidationError, Param: "model", Message: fmt.Sprintf("no model for %s: pass model, or set llm.model in .toolctl.yaml or TOOLCTL_LLM_MODEL", base)}
+			return nil, "", &run.Error{Kind: run.ValidationError, Param: "model", Message: fmt.Sprintf("no model for %s: pass model, or set llm.model in .toolctl.yaml or TOOLCTL_LLM_MODEL", base)}
 		}
 		model = llmDefaultModel
 	}
 
 	messages, ok := c.Input["messages"].([]any)
 	if !ok || len(messages) == 0 {
-		return nil, "", &Error{Kind: ValidationError, Param: "messages", Message: `parameter "messages" must be a non-empty list of {role, content} objects`}
+		return nil, "", &run.Error{Kind: run.ValidationError, Param: "messages", Message: `parameter "messages" must be a non-empty list of {role, content} objects`}
 	}
 
 	// optional settings are sent only when given, so that the endpoint's
@@ -115,20 +123,20 @@ func buildLLMRequest(c *Call) (*httpRequest, string, error) {
 			body.Set(name, v)
 		}
 	}
-	raw, err := MarshalJSON(body)
+	raw, err := run.MarshalJSON(body)
 	if err != nil {
-		return nil, "", Wrap(ValidationError, err, "cannot encode the chat request as JSON: "+err.Error())
+		return nil, "", run.Wrap(run.ValidationError, err, "cannot encode the chat request as JSON: "+err.Error())
 	}
 	header := http.Header{}
 	header.Set("Authorization", "Bearer "+key)
 	header.Set("Content-Type", "application/json")
 	header.Set("Accept", "application/json")
-	return &httpRequest{Method: http.MethodPost, URL: u, Header: header, Body: raw}, model, nil
+	return &run.HTTPRequest{Method: http.MethodPost, URL: u, Header: header, Body: raw}, model, nil
 }
 
 // llmSetting reads a setting from the parameter, then config, then the
 // environment; "" when none sets it.
-func llmSetting(c *Call, param, configKey, env string) (string, error) {
+func llmSetting(c *run.Call, param, configKey, env string) (string, error) {
 	v, err := c.String(param, "")
 	if err != nil || v != "" {
 		return v, err
@@ -141,7 +149,7 @@ func llmSetting(c *Call, param, configKey, env string) (string, error) {
 }
 
 // llmConfig reads a string config key; "" when it is unset.
-func llmConfig(c *Call, key string) (string, error) {
+func llmConfig(c *run.Call, key string) (string, error) {
 	if c.Options == nil || c.Options.Config == nil {
 		return "", nil
 	}
@@ -151,22 +159,22 @@ func llmConfig(c *Call, key string) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", Errorf(ValidationError, "config key %s must be a string, got %s; fix it in .toolctl.yaml", key, JSONType(v))
+		return "", run.Errorf(run.ValidationError, "config key %s must be a string, got %s; fix it in .toolctl.yaml", key, run.JSONType(v))
 	}
 	return strings.TrimSpace(s), nil
 }
 
 // llmResult reads a chat completion: the first choice's message content,
 // the model that answered, why it stopped, and the token usage.
-func llmResult(req *httpRequest, resp *httpResponse, model string) (any, error) {
+func llmResult(req *run.HTTPRequest, resp *run.HTTPResponse, model string) (any, error) {
 	obj, ok := resp.Body.(*spec.Map)
 	if !ok {
-		return nil, &Error{Kind: ToolExecutionError, Status: resp.Status, Detail: resp.Body, Message: fmt.Sprintf("%s: the response is not a chat completion (Content-Type %q); check that the base URL points at an OpenAI-compatible API (it usually ends in /v1)", req.where(), resp.Header.Get("Content-Type"))}
+		return nil, &run.Error{Kind: run.ToolExecutionError, Status: resp.Status, Detail: resp.Body, Message: fmt.Sprintf("%s: the response is not a chat completion (Content-Type %q); check that the base URL points at an OpenAI-compatible API (it usually ends in /v1)", req.Where(), resp.Header.Get("Content-Type"))}
 	}
 	choices, _ := obj.Get("choices")
 	list, _ := choices.([]any)
 	if len(list) == 0 {
-		return nil, &Error{Kind: ToolExecutionError, Status: resp.Status, Detail: resp.Body, Message: req.where() + ": the response has no choices"}
+		return nil, &run.Error{Kind: run.ToolExecutionError, Status: resp.Status, Detail: resp.Body, Message: req.Where() + ": the response has no choices"}
 	}
 	first, _ := list[0].(*spec.Map)
 	var content, finish any

@@ -1,6 +1,10 @@
-package run
+package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/toolctl/toolctl/pkg/run"
+)
 
 func TestObject(t *testing.T) {
 	const user = `{"user": {"name": "Ada", "tags": ["x", "y"], "address": {"city": "London"}}, "a.b": 1}`
@@ -56,7 +60,7 @@ func TestObject(t *testing.T) {
 
 // The handler must not change the caller's input: the runner may retry.
 func TestObjectLeavesInputAlone(t *testing.T) {
-	c := &Call{Options: &Options{}}
+	c := &run.Call{Options: &run.Options{}}
 	if _, err := biRunCall(t, objectHandler, `{"operation": "set", "object": {"a": {"b": 1}}, "path": "a.b", "value": 2}`, c); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +92,7 @@ func TestObjectErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := biRun(t, objectHandler, tc.input)
-		if e := biWantError(t, tc.input, err, ValidationError, tc.msg); e != nil && e.Param != tc.param {
+		if e := biWantError(t, tc.input, err, run.ValidationError, tc.msg); e != nil && e.Param != tc.param {
 			t.Errorf("%s: param %q, want %q", tc.input, e.Param, tc.param)
 		}
 	}

@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/toolctl/toolctl/pkg/run"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 )
@@ -15,15 +16,13 @@ import (
 // The string handler works on Unicode characters (code points), never on
 // bytes: length, substring, index_of, pad and reverse count "é" as one.
 
-func init() { RegisterHandler("string", stringHandler) }
-
 // strMaxOutput bounds what pad and replace may build, which a width or a
 // replacement could otherwise make arbitrarily large.
 const strMaxOutput = 1 << 20
 
 var strOperations = []string{"upper", "lower", "title", "trim", "replace", "split", "length", "substring", "contains", "starts_with", "ends_with", "index_of", "pad", "reverse", "regex_match", "regex_replace"}
 
-func stringHandler(_ context.Context, c *Call) (any, error) {
+func stringHandler(_ context.Context, c *run.Call) (any, error) {
 	op, err := c.String("operation", "")
 	if err != nil {
 		return nil, err
@@ -39,7 +38,7 @@ func stringHandler(_ context.Context, c *Call) (any, error) {
 	search := func() (string, error) {
 		s, err := c.String("search", "")
 		if err == nil && s == "" {
-			err = &Error{Kind: ValidationError, Param: "search", Message: fmt.Sprintf("operation %s needs search: the text to look for", op)}
+			err = &run.Error{Kind: run.ValidationError, Param: "search", Message: fmt.Sprintf("operation %s needs search: the text to look for", op)}
 		}
 		return s, err
 	}
@@ -142,12 +141,12 @@ func stringHandler(_ context.Context, c *Call) (any, error) {
 	case "pad":
 		return strPad(c, text)
 	}
-	return nil, &Error{Kind: ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use one of %s", op, strings.Join(strOperations, ", "))}
+	return nil, &run.Error{Kind: run.ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use one of %s", op, strings.Join(strOperations, ", "))}
 }
 
 func strResult(v any) map[string]any { return map[string]any{"result": v} }
 
-func strSide(c *Call) (string, error) {
+func strSide(c *run.Call) (string, error) {
 	side, err := c.String("side", "both")
 	if err != nil {
 		return "", err
@@ -156,7 +155,7 @@ func strSide(c *Call) (string, error) {
 	case "both", "left", "right":
 		return side, nil
 	}
-	return "", &Error{Kind: ValidationError, Param: "side", Message: fmt.Sprintf("side %q is not known; use both, left or right", side)}
+	return "", &run.Error{Kind: run.ValidationError, Param: "side", Message: fmt.Sprintf("side %q is not known; use both, left or right", side)}
 }
 
 // strTrim removes whitespace, or the given characters, from one or both
@@ -230,13 +229,13 @@ func strJoins(r rune) bool {
 		r == '\u200d' || (r >= '\ufe00' && r <= '\ufe0f') || (r >= 0x1f3fb && r <= 0x1f3ff)
 }
 
-func strRegexp(c *Call, caseSensitive bool) (*regexp.Regexp, error) {
+func strRegexp(c *run.Call, caseSensitive bool) (*regexp.Regexp, error) {
 	p, err := c.String("pattern", "")
 	if err != nil {
 		return nil, err
 	}
 	if p == "" {
-		return nil, &Error{Kind: ValidationError, Param: "pattern", Message: "this operation needs pattern: a regular expression in Go (RE2) syntax, e.g. \\d+"}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "pattern", Message: "this operation needs pattern: a regular expression in Go (RE2) syntax, e.g. \\d+"}
 	}
 	if !caseSensitive {
 		p = "(?i)" + p
@@ -244,14 +243,14 @@ func strRegexp(c *Call, caseSensitive bool) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(p)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
-		return nil, &Error{Kind: ValidationError, Param: "pattern", Message: fmt.Sprintf("pattern is not a valid regular expression: %s; the syntax is Go's RE2 (no lookaround or backreferences)", msg)}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "pattern", Message: fmt.Sprintf("pattern is not a valid regular expression: %s; the syntax is Go's RE2 (no lookaround or backreferences)", msg)}
 	}
 	return re, nil
 }
 
 // strReplace replaces the first count matches (all when count < 0). For
 // regex_replace the replacement may use $1, ${1} and ${name}.
-func strReplace(c *Call, text string, re *regexp.Regexp, literal bool) (any, error) {
+func strReplace(c *run.Call, text string, re *regexp.Regexp, literal bool) (any, error) {
 	repl, err := c.String("replacement", "")
 	if err != nil {
 		return nil, err
@@ -272,7 +271,7 @@ func strReplace(c *Call, text string, re *regexp.Regexp, literal bool) (any, err
 		last = m[1]
 		n++
 		if len(out) > len(text)+strMaxOutput {
-			return nil, &Error{Kind: ValidationError, Param: "replacement", Message: fmt.Sprintf("the result would grow by more than %d bytes; replace fewer matches (count) or use a shorter replacement", strMaxOutput)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "replacement", Message: fmt.Sprintf("the result would grow by more than %d bytes; replace fewer matches (count) or use a shorter replacement", strMaxOutput)}
 		}
 	}
 	out = append(out, text[last:]...)
@@ -281,7 +280,7 @@ func strReplace(c *Call, text string, re *regexp.Regexp, literal bool) (any, err
 
 // strMatch lists the matches of a regular expression, at most count
 // (all when count < 0), with their capture groups.
-func strMatch(c *Call, text string, re *regexp.Regexp) (any, error) {
+func strMatch(c *run.Call, text string, re *regexp.Regexp) (any, error) {
 	limit, err := c.Int("count", -1)
 	if err != nil {
 		return nil, err
@@ -316,7 +315,7 @@ func strMatch(c *Call, text string, re *regexp.Regexp) (any, error) {
 
 // strSubstring takes characters start (inclusive) to end (exclusive);
 // negative positions count from the end, as in Python's s[start:end].
-func strSubstring(c *Call, text string) (any, error) {
+func strSubstring(c *run.Call, text string) (any, error) {
 	runes := []rune(text)
 	start, end, err := strRange(c, len(runes))
 	if err != nil {
@@ -327,7 +326,7 @@ func strSubstring(c *Call, text string) (any, error) {
 
 // strRange reads start and end (end null: to the end) and clamps them to
 // [0, n] as Python slicing does.
-func strRange(c *Call, n int) (int, int, error) {
+func strRange(c *run.Call, n int) (int, int, error) {
 	start, err := c.Int("start", 0)
 	if err != nil {
 		return 0, 0, err
@@ -351,20 +350,20 @@ func strRange(c *Call, n int) (int, int, error) {
 
 // strPad pads to width characters with pad_char on the side given (both:
 // centred, the extra character on the right).
-func strPad(c *Call, text string) (any, error) {
+func strPad(c *run.Call, text string) (any, error) {
 	width, err := c.Int("width", 0)
 	if err != nil {
 		return nil, err
 	}
 	if width > strMaxOutput {
-		return nil, &Error{Kind: ValidationError, Param: "width", Message: fmt.Sprintf("width %d is too large; the limit is %d characters", width, strMaxOutput)}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "width", Message: fmt.Sprintf("width %d is too large; the limit is %d characters", width, strMaxOutput)}
 	}
 	fill, err := c.String("pad_char", " ")
 	if err != nil {
 		return nil, err
 	}
 	if utf8.RuneCountInString(fill) != 1 {
-		return nil, &Error{Kind: ValidationError, Param: "pad_char", Message: fmt.Sprintf("pad_char %q must be exactly one character", fill)}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "pad_char", Message: fmt.Sprintf("pad_char %q must be exactly one character", fill)}
 	}
 	side, err := strSide(c)
 	if err != nil {

@@ -1,9 +1,11 @@
-package run
+package builtin
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // dtFixedNow pins the clock to 2026-11-21T00:30:00Z for the test.
@@ -107,7 +109,7 @@ func TestDatetimeErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := biRun(t, datetimeHandler, tc.input)
-		if e := biWantError(t, tc.input, err, ValidationError, tc.msg); e != nil && e.Param != tc.param {
+		if e := biWantError(t, tc.input, err, run.ValidationError, tc.msg); e != nil && e.Param != tc.param {
 			t.Errorf("%s: param %q, want %q", tc.input, e.Param, tc.param)
 		}
 	}

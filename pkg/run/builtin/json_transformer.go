@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -15,11 +16,9 @@ import (
 // tools/json_query.yaml: tools/json_transformer.yaml is a JavaScript tool
 // with the handler's name.
 
-func init() { RegisterHandler("json_transformer", jsonTransformerHandler) }
-
 var jqOperations = []string{"get", "pick", "flatten", "unflatten"}
 
-func jsonTransformerHandler(_ context.Context, c *Call) (any, error) {
+func jsonTransformerHandler(_ context.Context, c *run.Call) (any, error) {
 	op, err := c.String("operation", "pick")
 	if err != nil {
 		return nil, err
@@ -51,7 +50,7 @@ func jsonTransformerHandler(_ context.Context, c *Call) (any, error) {
 		switch data.(type) {
 		case map[string]any, []any:
 		default:
-			return nil, &Error{Kind: ValidationError, Param: "data", Message: fmt.Sprintf("flatten needs data to be an object or an array, got %s", JSONType(data))}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "data", Message: fmt.Sprintf("flatten needs data to be an object or an array, got %s", run.JSONType(data))}
 		}
 		out := map[string]any{}
 		jqFlatten(out, "", sep, data)
@@ -63,7 +62,7 @@ func jsonTransformerHandler(_ context.Context, c *Call) (any, error) {
 		}
 		m, ok := data.(map[string]any)
 		if !ok {
-			return nil, &Error{Kind: ValidationError, Param: "data", Message: fmt.Sprintf("unflatten needs data to be an object of flat keys such as {\"a.b\": 1}, got %s", JSONType(data))}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "data", Message: fmt.Sprintf("unflatten needs data to be an object of flat keys such as {\"a.b\": 1}, got %s", run.JSONType(data))}
 		}
 		out, err := jqUnflatten(m, sep)
 		if err != nil {
@@ -71,13 +70,13 @@ func jsonTransformerHandler(_ context.Context, c *Call) (any, error) {
 		}
 		return map[string]any{"result": out}, nil
 	}
-	return nil, &Error{Kind: ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use one of %s", op, strings.Join(jqOperations, ", "))}
+	return nil, &run.Error{Kind: run.ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use one of %s", op, strings.Join(jqOperations, ", "))}
 }
 
-func jqSeparator(c *Call) (string, error) {
+func jqSeparator(c *run.Call) (string, error) {
 	sep, err := c.String("separator", ".")
 	if err == nil && sep == "" {
-		err = &Error{Kind: ValidationError, Param: "separator", Message: "separator is empty; use e.g. \".\" or \"/\""}
+		err = &run.Error{Kind: run.ValidationError, Param: "separator", Message: "separator is empty; use e.g. \".\" or \"/\""}
 	}
 	return sep, err
 }
@@ -85,13 +84,13 @@ func jqSeparator(c *Call) (string, error) {
 // jqPick builds {field: value at path} from mapping; fields whose path
 // does not exist are listed in missing (and set to null with keep_missing).
 // A path with * gives the list of everything it reaches.
-func jqPick(c *Call, data any) (any, error) {
+func jqPick(c *run.Call, data any) (any, error) {
 	mapping, err := objParam(c, "mapping")
 	if err != nil {
 		return nil, err
 	}
 	if len(mapping) == 0 {
-		return nil, &Error{Kind: ValidationError, Param: "mapping", Message: "pick needs mapping: output field names mapped to paths, e.g. {\"city\": \"user.address.city\"}"}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "mapping", Message: "pick needs mapping: output field names mapped to paths, e.g. {\"city\": \"user.address.city\"}"}
 	}
 	keep, err := c.Bool("keep_missing", false)
 	if err != nil {
@@ -104,7 +103,7 @@ func jqPick(c *Call, data any) (any, error) {
 		param := "mapping" + spec.Pointer(field)
 		p, ok := mapping[field].(string)
 		if !ok {
-			return nil, &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("mapping.%s is a %s; map each field to a path string such as \"user.name\"", field, JSONType(mapping[field]))}
+			return nil, &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("mapping.%s is a %s; map each field to a path string such as \"user.name\"", field, run.JSONType(mapping[field]))}
 		}
 		segs, err := objParsePath(param, p)
 		if err != nil {
@@ -188,7 +187,7 @@ func jqUnflatten(flat map[string]any, sep string) (any, error) {
 }
 
 func jqConflict(key, prefix string) error {
-	return &Error{Kind: ValidationError, Param: "data" + spec.Pointer(key), Message: fmt.Sprintf("key %q conflicts with key %q: one value cannot be both a leaf and a parent", key, prefix)}
+	return &run.Error{Kind: run.ValidationError, Param: "data" + spec.Pointer(key), Message: fmt.Sprintf("key %q conflicts with key %q: one value cannot be both a leaf and a parent", key, prefix)}
 }
 
 // jqLists turns objects keyed 0..n-1 into lists, bottom up.

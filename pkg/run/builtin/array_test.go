@@ -1,6 +1,10 @@
-package run
+package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/toolctl/toolctl/pkg/run"
+)
 
 func TestArray(t *testing.T) {
 	cases := []struct {
@@ -82,7 +86,7 @@ func TestArrayErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := biRun(t, arrayHandler, tc.input)
-		if e := biWantError(t, tc.input, err, ValidationError, tc.msg); e != nil && e.Param != tc.param {
+		if e := biWantError(t, tc.input, err, run.ValidationError, tc.msg); e != nil && e.Param != tc.param {
 			t.Errorf("%s: param %q, want %q", tc.input, e.Param, tc.param)
 		}
 	}

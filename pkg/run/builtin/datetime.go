@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
 	// Zones must load on machines without a zoneinfo database (Windows,
 	// distroless containers); this embeds it (about 450 KB).
 	_ "time/tzdata"
-)
 
-func init() { RegisterHandler("datetime", datetimeHandler) }
+	"github.com/toolctl/toolctl/pkg/run"
+)
 
 // dtNow is the clock; tests replace it.
 var dtNow = time.Now
@@ -26,7 +27,7 @@ type dtArgs struct {
 	zone                                            string
 }
 
-func datetimeHandler(_ context.Context, c *Call) (any, error) {
+func datetimeHandler(_ context.Context, c *run.Call) (any, error) {
 	var a dtArgs
 	var err error
 	for _, p := range []struct {
@@ -63,7 +64,7 @@ func datetimeHandler(_ context.Context, c *Call) (any, error) {
 		return dtResult(dtNow().In(a.loc), a, false)
 	case "parse", "format":
 		if strings.TrimSpace(a.value) == "" {
-			return nil, &Error{Kind: ValidationError, Param: "value", Message: fmt.Sprintf("operation %s needs value: the date-time to %s, e.g. 2026-11-21T10:00:00Z", a.op, a.op)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "value", Message: fmt.Sprintf("operation %s needs value: the date-time to %s, e.g. 2026-11-21T10:00:00Z", a.op, a.op)}
 		}
 		t, err := dtRead("value", a.value, a)
 		if err != nil {
@@ -76,7 +77,7 @@ func datetimeHandler(_ context.Context, c *Call) (any, error) {
 			return nil, err
 		}
 		if strings.TrimSpace(a.duration) == "" {
-			return nil, &Error{Kind: ValidationError, Param: "duration", Message: "operation add needs duration, e.g. 36h, -15m, 2d or P1DT2H"}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "duration", Message: "operation add needs duration, e.g. 36h, -15m, 2d or P1DT2H"}
 		}
 		years, months, days, d, err := dtParseDuration(a.duration)
 		if err != nil {
@@ -97,7 +98,7 @@ func datetimeHandler(_ context.Context, c *Call) (any, error) {
 		}
 		return dtDiff(from.In(a.loc), to.In(a.loc)), nil
 	}
-	return nil, &Error{Kind: ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use now, parse, format, add or diff", a.op)}
+	return nil, &run.Error{Kind: run.ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use now, parse, format, add or diff", a.op)}
 }
 
 // dtResult is the answer for an operation that yields a time.
@@ -153,7 +154,7 @@ func dtLocation(name string) (*time.Location, string, error) {
 			return loc, fixed, nil
 		}
 	}
-	return nil, "", &Error{Kind: ValidationError, Param: "timezone", Message: fmt.Sprintf("unknown time zone %q; use an IANA name such as Europe/Paris or America/New_York, UTC, or an offset such as +05:30", name)}
+	return nil, "", &run.Error{Kind: run.ValidationError, Param: "timezone", Message: fmt.Sprintf("unknown time zone %q; use an IANA name such as Europe/Paris or America/New_York, UTC, or an offset such as +05:30", name)}
 }
 
 func dtZoneCase(name string) string {
@@ -243,7 +244,7 @@ func dtRead(param, s string, a dtArgs) (time.Time, error) {
 	// Go reads an abbreviation it does not know in the zone (EST with
 	// timezone UTC) as UTC under that name; refuse rather than be wrong.
 	if name, off := t.Zone(); off == 0 && name != "" && name != "UTC" && name != "GMT" && t.Location().String() == name {
-		return time.Time{}, &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("%s %q: the time zone abbreviation %s is ambiguous; write an offset such as -05:00, or set timezone to the zone it belongs to (e.g. America/New_York for EST)", param, s, name)}
+		return time.Time{}, &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("%s %q: the time zone abbreviation %s is ambiguous; write an offset such as -05:00, or set timezone to the zone it belongs to (e.g. America/New_York for EST)", param, s, name)}
 	}
 	return t, nil
 }
@@ -256,10 +257,10 @@ func dtReadAny(param, s string, a dtArgs) (time.Time, error) {
 	if a.inputLayout != "" {
 		t, err := dtParseLayout("input_layout", s, a.inputLayout, a.loc)
 		if err != nil {
-			if e, ok := err.(*Error); ok {
+			if e, ok := err.(*run.Error); ok {
 				return time.Time{}, e
 			}
-			return time.Time{}, &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("%s %q does not match input_layout %q: %s", param, s, a.inputLayout, dtParseMessage(err))}
+			return time.Time{}, &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("%s %q does not match input_layout %q: %s", param, s, a.inputLayout, dtParseMessage(err))}
 		}
 		return t, nil
 	}
@@ -274,7 +275,7 @@ func dtReadAny(param, s string, a dtArgs) (time.Time, error) {
 	if t, err := dtParseLayout("layout", s, a.layout, a.loc); err == nil {
 		return t, nil
 	}
-	return time.Time{}, &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("%s %q is not a date-time toolctl can read; use RFC 3339 (2026-11-21T10:00:00Z), YYYY-MM-DD[ HH:MM[:SS]], @ and Unix seconds, or give input_layout, e.g. %%d/%%m/%%Y %%H:%%M", param, s)}
+	return time.Time{}, &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("%s %q is not a date-time toolctl can read; use RFC 3339 (2026-11-21T10:00:00Z), YYYY-MM-DD[ HH:MM[:SS]], @ and Unix seconds, or give input_layout, e.g. %%d/%%m/%%Y %%H:%%M", param, s)}
 }
 
 // dtParseMessage keeps the useful part of a time.ParseError.
@@ -326,8 +327,8 @@ var dtUnpadded = map[byte]string{'d': "2", 'm': "1", 'H': "15", 'I': "3", 'M': "
 
 const dtSupported = "%Y %y %m %d %e %H %I %M %S %f %p %z %:z %Z %j %a %A %b %B %F %T %R %D %s %u %w %V %G %n %t %%, and %-d %-m %-H %-I %-M %-S %-j without padding"
 
-func dtLayoutError(param, layout, directive, why string) *Error {
-	return &Error{Kind: ValidationError, Param: param, Message: fmt.Sprintf("%s %q: %s %s; supported: %s", param, layout, directive, why, dtSupported)}
+func dtLayoutError(param, layout, directive, why string) *run.Error {
+	return &run.Error{Kind: run.ValidationError, Param: param, Message: fmt.Sprintf("%s %q: %s %s; supported: %s", param, layout, directive, why, dtSupported)}
 }
 
 // dtFormat renders t with a strftime layout.
@@ -485,7 +486,7 @@ func dtParseLayout(param, s, layout string, loc *time.Location) (time.Time, erro
 // (applied with AddDate); the rest is an exact duration.
 func dtParseDuration(s string) (years, months, days int, d time.Duration, err error) {
 	bad := func(why string) error {
-		return &Error{Kind: ValidationError, Param: "duration", Message: fmt.Sprintf("duration %q %s; write e.g. 36h, -15m, 1h30m, 2d, 1w or ISO 8601 P1DT2H", s, why)}
+		return &run.Error{Kind: run.ValidationError, Param: "duration", Message: fmt.Sprintf("duration %q %s; write e.g. 36h, -15m, 1h30m, 2d, 1w or ISO 8601 P1DT2H", s, why)}
 	}
 	str := strings.ReplaceAll(strings.TrimSpace(s), " ", "")
 	sign := 1

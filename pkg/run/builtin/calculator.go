@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // The calculator parses with expr-lang's parser but evaluates the tree
@@ -23,8 +24,6 @@ import (
 // no Go value, no expr builtin (map, filter, now, ...) and no loop. All
 // arithmetic is float64, so there is no silent integer overflow, % works on
 // fractions and a division by zero is caught exactly rather than as Inf.
-
-func init() { RegisterHandler("calculator", calculatorHandler) }
 
 // calcMaxLen bounds the expression; a tree walk over it is then cheap.
 const calcMaxLen = 4096
@@ -137,7 +136,7 @@ var calcConfigs = sync.Pool{New: func() any { return calcParseConfig() }}
 // operators they mean, rune for rune so that error columns stay right.
 var calcTypography = strings.NewReplacer("×", "*", "÷", "/", "−", "-", "·", "*")
 
-func calculatorHandler(_ context.Context, c *Call) (any, error) {
+func calculatorHandler(_ context.Context, c *run.Call) (any, error) {
 	src, err := c.String("expression", "")
 	if err != nil {
 		return nil, err
@@ -147,7 +146,7 @@ func calculatorHandler(_ context.Context, c *Call) (any, error) {
 		return nil, err
 	}
 	if precision < 0 || precision > 15 {
-		return nil, &Error{Kind: ValidationError, Param: "precision", Message: fmt.Sprintf("precision %d is out of range; use 0 to 15 decimal places", precision)}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "precision", Message: fmt.Sprintf("precision %d is out of range; use 0 to 15 decimal places", precision)}
 	}
 	v, err := calcEval(src)
 	if err != nil {
@@ -159,10 +158,10 @@ func calculatorHandler(_ context.Context, c *Call) (any, error) {
 // calcEval parses and evaluates an expression.
 func calcEval(src string) (float64, error) {
 	if strings.TrimSpace(src) == "" {
-		return 0, &Error{Kind: ValidationError, Param: "expression", Message: "expression is empty; give an arithmetic expression such as 2*(3+4)"}
+		return 0, &run.Error{Kind: run.ValidationError, Param: "expression", Message: "expression is empty; give an arithmetic expression such as 2*(3+4)"}
 	}
 	if len(src) > calcMaxLen {
-		return 0, &Error{Kind: ValidationError, Param: "expression", Message: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), calcMaxLen)}
+		return 0, &run.Error{Kind: run.ValidationError, Param: "expression", Message: fmt.Sprintf("expression is %d bytes long; the limit is %d", len(src), calcMaxLen)}
 	}
 	src = calcTypography.Replace(src)
 	cfg := calcConfigs.Get().(*conf.Config)
@@ -178,7 +177,7 @@ func calcEval(src string) (float64, error) {
 			}
 			msg += fe.Snippet
 		}
-		return 0, &Error{Kind: ValidationError, Param: "expression", Message: "syntax error in expression: " + msg, Detail: map[string]any{"column": calcColumn(err)}}
+		return 0, &run.Error{Kind: run.ValidationError, Param: "expression", Message: "syntax error in expression: " + msg, Detail: map[string]any{"column": calcColumn(err)}}
 	}
 	return calcNode(tree.Node)
 }
@@ -198,11 +197,11 @@ func calcAt(n ast.Node) string {
 }
 
 func calcInvalid(n ast.Node, format string, args ...any) error {
-	return &Error{Kind: ValidationError, Param: "expression", Message: fmt.Sprintf(format, args...), Detail: map[string]any{"column": n.Location().From + 1}}
+	return &run.Error{Kind: run.ValidationError, Param: "expression", Message: fmt.Sprintf(format, args...), Detail: map[string]any{"column": n.Location().From + 1}}
 }
 
 func calcFailed(n ast.Node, format string, args ...any) error {
-	return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf(format, args...), Detail: map[string]any{"column": n.Location().From + 1}}
+	return &run.Error{Kind: run.ToolExecutionError, Message: fmt.Sprintf(format, args...), Detail: map[string]any{"column": n.Location().From + 1}}
 }
 
 // calcFinite turns an Inf or NaN produced by node n into an error.

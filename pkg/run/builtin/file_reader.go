@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolctl/toolctl/pkg/run"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
@@ -31,8 +32,6 @@ import (
 // truncated: true, never as an error); with a line range the file is
 // streamed and max_bytes caps the selected lines' text.
 
-func init() { RegisterHandler("file_reader", fileReaderHandler) }
-
 const (
 	frDefaultMax = 1 << 20
 	// frHardMax bounds max_bytes whatever the schema says: the content is
@@ -49,14 +48,14 @@ type frArgs struct {
 	endLine         int // 0: to the end
 }
 
-func fileReaderHandler(ctx context.Context, c *Call) (any, error) {
+func fileReaderHandler(ctx context.Context, c *run.Call) (any, error) {
 	a, err := frReadArgs(c)
 	if err != nil {
 		return nil, err
 	}
 	root, err := os.OpenRoot(a.root)
 	if err != nil {
-		return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot open the file root %q: %v", a.rootShown, frCause(err)), Err: err}
+		return nil, &run.Error{Kind: run.ToolExecutionError, Message: fmt.Sprintf("cannot open the file root %q: %v", a.rootShown, frCause(err)), Err: err}
 	}
 	defer root.Close()
 
@@ -67,10 +66,10 @@ func fileReaderHandler(ctx context.Context, c *Call) (any, error) {
 		return nil, frOpenError(a, err)
 	}
 	if info.IsDir() {
-		return nil, &Error{Kind: ValidationError, Param: "path", Message: fmt.Sprintf("path %q is a directory; file_reader reads files (give a file below it)", a.path)}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "path", Message: fmt.Sprintf("path %q is a directory; file_reader reads files (give a file below it)", a.path)}
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &Error{Kind: ValidationError, Param: "path", Message: fmt.Sprintf("path %q is not a regular file (%s); file_reader reads regular files only", a.path, info.Mode().Type())}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "path", Message: fmt.Sprintf("path %q is not a regular file (%s); file_reader reads regular files only", a.path, info.Mode().Type())}
 	}
 	f, err := root.Open(a.rel)
 	if err != nil {
@@ -94,7 +93,7 @@ func fileReaderHandler(ctx context.Context, c *Call) (any, error) {
 	return out, nil
 }
 
-func frReadArgs(c *Call) (frArgs, error) {
+func frReadArgs(c *run.Call) (frArgs, error) {
 	var a frArgs
 	var err error
 	if c.Options != nil {
@@ -102,12 +101,12 @@ func frReadArgs(c *Call) (frArgs, error) {
 	}
 	if a.root == "" {
 		if a.root, err = os.Getwd(); err != nil {
-			return a, &Error{Kind: ToolExecutionError, Message: "cannot find the working directory to use as the file root: " + err.Error(), Err: err}
+			return a, &run.Error{Kind: run.ToolExecutionError, Message: "cannot find the working directory to use as the file root: " + err.Error(), Err: err}
 		}
 	}
 	a.rootShown = a.root
 	if a.root, err = filepath.Abs(a.root); err != nil {
-		return a, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("file root %q: %v", a.rootShown, err), Err: err}
+		return a, &run.Error{Kind: run.ToolExecutionError, Message: fmt.Sprintf("file root %q: %v", a.rootShown, err), Err: err}
 	}
 	if a.path, err = c.String("path", ""); err != nil {
 		return a, err
@@ -125,7 +124,7 @@ func frReadArgs(c *Call) (frArgs, error) {
 		return a, err
 	}
 	if a.maxBytes < 1 || a.maxBytes > frHardMax {
-		return a, &Error{Kind: ValidationError, Param: "max_bytes", Message: fmt.Sprintf("max_bytes %d is out of range; use 1 to %d (10 MiB), and a line range to read parts of larger files", a.maxBytes, frHardMax)}
+		return a, &run.Error{Kind: run.ValidationError, Param: "max_bytes", Message: fmt.Sprintf("max_bytes %d is out of range; use 1 to %d (10 MiB), and a line range to read parts of larger files", a.maxBytes, frHardMax)}
 	}
 	if a.startLine, err = c.Int("start_line", 1); err != nil {
 		return a, err
@@ -135,15 +134,15 @@ func frReadArgs(c *Call) (frArgs, error) {
 	}
 	switch {
 	case a.startLine == 0:
-		return a, &Error{Kind: ValidationError, Param: "start_line", Message: "start_line 0 does not exist: lines count from 1 (a negative number counts from the end: -20 is the last 20 lines)"}
+		return a, &run.Error{Kind: run.ValidationError, Param: "start_line", Message: "start_line 0 does not exist: lines count from 1 (a negative number counts from the end: -20 is the last 20 lines)"}
 	case a.endLine < 0:
-		return a, &Error{Kind: ValidationError, Param: "end_line", Message: fmt.Sprintf("end_line %d is negative; give the last line wanted (counting from 1), or leave it out to read to the end", a.endLine)}
+		return a, &run.Error{Kind: run.ValidationError, Param: "end_line", Message: fmt.Sprintf("end_line %d is negative; give the last line wanted (counting from 1), or leave it out to read to the end", a.endLine)}
 	case a.endLine != 0 && a.startLine > 0 && a.endLine < a.startLine:
-		return a, &Error{Kind: ValidationError, Param: "end_line", Message: fmt.Sprintf("end_line %d is before start_line %d", a.endLine, a.startLine)}
+		return a, &run.Error{Kind: run.ValidationError, Param: "end_line", Message: fmt.Sprintf("end_line %d is before start_line %d", a.endLine, a.startLine)}
 	case a.endLine != 0 && a.startLine < 0:
-		return a, &Error{Kind: ValidationError, Param: "end_line", Message: "end_line cannot be combined with a negative start_line (the last lines of the file); leave it out"}
+		return a, &run.Error{Kind: run.ValidationError, Param: "end_line", Message: "end_line cannot be combined with a negative start_line (the last lines of the file); leave it out"}
 	case a.encoding == "base64" && (a.startLine != 1 || a.endLine != 0):
-		return a, &Error{Kind: ValidationError, Param: "encoding", Message: "a line range cannot be used with encoding base64; read binary files whole (max_bytes limits the size)"}
+		return a, &run.Error{Kind: run.ValidationError, Param: "encoding", Message: "a line range cannot be used with encoding base64; read binary files whole (max_bytes limits the size)"}
 	}
 	return a, nil
 }
@@ -154,7 +153,7 @@ func frReadArgs(c *Call) (frArgs, error) {
 func frRelative(a frArgs) (string, error) {
 	p := strings.TrimSpace(a.path)
 	if p == "" {
-		return "", &Error{Kind: ValidationError, Param: "path", Message: "path is empty; give a file path relative to the root " + a.rootShown}
+		return "", &run.Error{Kind: run.ValidationError, Param: "path", Message: "path is empty; give a file path relative to the root " + a.rootShown}
 	}
 	if filepath.IsAbs(p) || filepath.VolumeName(p) != "" {
 		rel, ok := frWithin(a.root, p)
@@ -166,12 +165,12 @@ func frRelative(a frArgs) (string, error) {
 			}
 		}
 		if !ok {
-			return "", &Error{Kind: ValidationError, Param: "path", Message: fmt.Sprintf("path %q is outside the file root %q; file_reader only reads files below the root (give a path relative to it)", a.path, a.rootShown)}
+			return "", &run.Error{Kind: run.ValidationError, Param: "path", Message: fmt.Sprintf("path %q is outside the file root %q; file_reader only reads files below the root (give a path relative to it)", a.path, a.rootShown)}
 		}
 		p = rel
 	}
 	if !filepath.IsLocal(p) {
-		return "", &Error{Kind: ValidationError, Param: "path", Message: fmt.Sprintf("path %q leaves the file root %q through \"..\"; file_reader only reads files below the root", a.path, a.rootShown)}
+		return "", &run.Error{Kind: run.ValidationError, Param: "path", Message: fmt.Sprintf("path %q leaves the file root %q through \"..\"; file_reader only reads files below the root", a.path, a.rootShown)}
 	}
 	return filepath.Clean(p), nil
 }
@@ -188,15 +187,15 @@ func frWithin(root, p string) (string, bool) {
 // frOpenError explains why os.Root refused or failed to open the file.
 func frOpenError(a frArgs, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return &Error{Kind: NotFoundError, Message: fmt.Sprintf("file %q not found under the file root %q; paths are relative to the root", a.path, a.rootShown), Err: err}
+		return &run.Error{Kind: run.NotFoundError, Message: fmt.Sprintf("file %q not found under the file root %q; paths are relative to the root", a.path, a.rootShown), Err: err}
 	}
 	if frEscapes(a) || strings.Contains(err.Error(), "escapes") {
-		return &Error{Kind: ValidationError, Param: "path", Message: fmt.Sprintf("path %q leads outside the file root %q through a symbolic link; file_reader only reads files below the root", a.path, a.rootShown), Err: err}
+		return &run.Error{Kind: run.ValidationError, Param: "path", Message: fmt.Sprintf("path %q leads outside the file root %q through a symbolic link; file_reader only reads files below the root", a.path, a.rootShown), Err: err}
 	}
 	if errors.Is(err, fs.ErrPermission) {
-		return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("permission denied reading %q", a.path), Err: err}
+		return &run.Error{Kind: run.ToolExecutionError, Message: fmt.Sprintf("permission denied reading %q", a.path), Err: err}
 	}
-	return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot read %q: %v", a.path, frCause(err)), Err: err}
+	return &run.Error{Kind: run.ToolExecutionError, Message: fmt.Sprintf("cannot read %q: %v", a.path, frCause(err)), Err: err}
 }
 
 // frEscapes reports whether the path resolves, through symbolic links, to
@@ -234,7 +233,7 @@ func frEncodingName(s string) (string, error) {
 	case "base64", "binary":
 		return "base64", nil
 	}
-	return "", &Error{Kind: ValidationError, Param: "encoding", Message: fmt.Sprintf("encoding %q is not supported; use utf-8, latin-1, utf-16 or base64 (for binary files)", s)}
+	return "", &run.Error{Kind: run.ValidationError, Param: "encoding", Message: fmt.Sprintf("encoding %q is not supported; use utf-8, latin-1, utf-16 or base64 (for binary files)", s)}
 }
 
 // frDecoder turns the file's bytes into UTF-8. latin-1 is read as
@@ -257,7 +256,7 @@ func frBinary(a frArgs, text string) error {
 		if a.encoding != "utf-16" {
 			hint += ", or utf-16 if it is UTF-16 text"
 		}
-		return &Error{Kind: ValidationError, Param: "encoding", Message: fmt.Sprintf("%q does not look like %s text (it has a NUL character); %s", a.path, a.encoding, hint)}
+		return &run.Error{Kind: run.ValidationError, Param: "encoding", Message: fmt.Sprintf("%q does not look like %s text (it has a NUL character); %s", a.path, a.encoding, hint)}
 	}
 	return nil
 }
@@ -266,7 +265,7 @@ func frBinary(a frArgs, text string) error {
 func frReadAll(f io.Reader, a frArgs, out map[string]any) error {
 	data, err := io.ReadAll(io.LimitReader(f, int64(a.maxBytes)+1))
 	if err != nil {
-		return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot read %q: %v", a.path, frCause(err)), Err: err}
+		return &run.Error{Kind: run.ToolExecutionError, Message: fmt.Sprintf("cannot read %q: %v", a.path, frCause(err)), Err: err}
 	}
 	truncated := len(data) > a.maxBytes
 	if truncated {
@@ -282,7 +281,7 @@ func frReadAll(f io.Reader, a frArgs, out map[string]any) error {
 	}
 	text, err := frDecoder(a.encoding).String(string(data))
 	if err != nil {
-		return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot decode %q as %s: %v", a.path, a.encoding, err), Err: err}
+		return &run.Error{Kind: run.ToolExecutionError, Message: fmt.Sprintf("cannot decode %q as %s: %v", a.path, a.encoding, err), Err: err}
 	}
 	if err := frBinary(a, text); err != nil {
 		return err
@@ -322,11 +321,11 @@ func frReadLines(ctx context.Context, f io.Reader, a frArgs, out map[string]any)
 	first, last, n := 0, 0, 0
 	for {
 		if n%4096 == 0 && ctx.Err() != nil {
-			kind := ToolExecutionError
+			kind := run.ToolExecutionError
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				kind = TimeoutError
+				kind = run.TimeoutError
 			}
-			return &Error{Kind: kind, Message: fmt.Sprintf("reading %q was stopped: %v", a.path, ctx.Err()), Err: ctx.Err()}
+			return &run.Error{Kind: kind, Message: fmt.Sprintf("reading %q was stopped: %v", a.path, ctx.Err()), Err: ctx.Err()}
 		}
 		if !tail && a.endLine != 0 && n >= a.endLine {
 			break
@@ -334,7 +333,7 @@ func frReadLines(ctx context.Context, f io.Reader, a frArgs, out map[string]any)
 		want := tail || n+1 >= a.startLine
 		line, eof, err := frLine(r, want, a.maxBytes)
 		if err != nil {
-			return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot read %q: %v", a.path, frCause(err)), Err: err}
+			return &run.Error{Kind: run.ToolExecutionError, Message: fmt.Sprintf("cannot read %q: %v", a.path, frCause(err)), Err: err}
 		}
 		reachedEOF = eof
 		if eof && line == "" {

@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // htBundled loads a tool shipped in tools/.
 func htBundled(t *testing.T, name string) *spec.Tool {
 	t.Helper()
-	path := "../../tools/" + name + ".yaml"
+	path := "../../../tools/" + name + ".yaml"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -30,11 +31,11 @@ func htBundled(t *testing.T, name string) *spec.Tool {
 }
 
 // htHandler runs a builtin handler with a 10s safety deadline.
-func htHandler(t *testing.T, name string, c *Call) (any, error) {
+func htHandler(t *testing.T, name string, c *run.Call) (any, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	exec := builtinExecutor{}
+	exec := Executor{}
 	if c.Tool.Entry.Handler != name {
 		t.Fatalf("tool runs %q, not %q", c.Tool.Entry.Handler, name)
 	}
@@ -113,7 +114,7 @@ func TestHttpRequestBuiltinErrors(t *testing.T) {
 	// the timeout parameter bounds the request
 	start := time.Now()
 	_, err := htHandler(t, "http_request", htCall(t, tool, `{"url": "`+srv.URL+`/slow", "timeout": 0.1}`, nil))
-	if e := htError(t, err, TimeoutError); !strings.Contains(e.Message, "timeout parameter") {
+	if e := htError(t, err, run.TimeoutError); !strings.Contains(e.Message, "timeout parameter") {
 		t.Errorf("message %q does not name the timeout parameter", e.Message)
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -121,22 +122,22 @@ func TestHttpRequestBuiltinErrors(t *testing.T) {
 	}
 
 	_, err = htHandler(t, "http_request", htCall(t, tool, `{"url": "`+srv.URL+`/gone"}`, nil))
-	if e := htError(t, err, NotFoundError); e.Status != 404 || !strings.HasPrefix(e.Message, "GET "+srv.URL+"/gone: 404 Not Found") {
+	if e := htError(t, err, run.NotFoundError); e.Status != 404 || !strings.HasPrefix(e.Message, "GET "+srv.URL+"/gone: 404 Not Found") {
 		t.Errorf("404: %+v", e)
 	}
 	_, err = htHandler(t, "http_request", htCall(t, tool, `{"url": "`+srv.URL+`/busy", "method": "DELETE"}`, nil))
-	if e := htError(t, err, RateLimitError); e.RetryAfter != 3*time.Second || !strings.HasPrefix(e.Message, "DELETE ") {
+	if e := htError(t, err, run.RateLimitError); e.RetryAfter != 3*time.Second || !strings.HasPrefix(e.Message, "DELETE ") {
 		t.Errorf("429: %+v", e)
 	}
 
 	for _, in := range []string{`{"url": "example.com/x"}`, `{"url": "file:///etc/passwd"}`, `{"url": "http://"}`} {
 		_, err = htHandler(t, "http_request", htCall(t, tool, in, nil))
-		if e := htError(t, err, ValidationError); e.Param != "url" {
+		if e := htError(t, err, run.ValidationError); e.Param != "url" {
 			t.Errorf("%s: Param = %q, want url", in, e.Param)
 		}
 	}
 	_, err = htHandler(t, "http_request", htCall(t, tool, `{"url": "`+srv.URL+`", "headers": {"X-Bad": "a\r\nInjected: yes"}}`, nil))
-	htError(t, err, ValidationError)
+	htError(t, err, run.ValidationError)
 }
 
 // fakeLLM is an OpenAI-compatible /chat/completions that records the
@@ -228,19 +229,19 @@ func TestLLMCallErrors(t *testing.T) {
 
 	// no key: nothing is sent, and the message says what to set
 	_, err := htHandler(t, "llm_call", htCall(t, tool, msgs, map[string]string{"OPENAI_BASE_URL": llm.srv.URL}))
-	if e := htError(t, err, ValidationError); !strings.Contains(e.Message, "OPENAI_API_KEY") {
+	if e := htError(t, err, run.ValidationError); !strings.Contains(e.Message, "OPENAI_API_KEY") {
 		t.Errorf("message %q does not name OPENAI_API_KEY", e.Message)
 	}
 	c := htCall(t, tool, msgs, map[string]string{"OPENAI_BASE_URL": llm.srv.URL})
 	c.Options.Config = func(k string) (any, bool) { return "OTHER_KEY", k == "llm.api_key_env" }
 	_, err = htHandler(t, "llm_call", c)
-	if e := htError(t, err, ValidationError); !strings.Contains(e.Message, "OTHER_KEY") {
+	if e := htError(t, err, run.ValidationError); !strings.Contains(e.Message, "OTHER_KEY") {
 		t.Errorf("message %q does not name OTHER_KEY", e.Message)
 	}
 
 	// another endpoint without a model named
 	_, err = htHandler(t, "llm_call", htCall(t, tool, msgs, map[string]string{"OPENAI_BASE_URL": llm.srv.URL, "OPENAI_API_KEY": "sk-x"}))
-	if e := htError(t, err, ValidationError); e.Param != "model" || !strings.Contains(e.Message, "TOOLCTL_LLM_MODEL") {
+	if e := htError(t, err, run.ValidationError); e.Param != "model" || !strings.Contains(e.Message, "TOOLCTL_LLM_MODEL") {
 		t.Errorf("no model: %+v", e)
 	}
 
@@ -249,7 +250,7 @@ func TestLLMCallErrors(t *testing.T) {
 	env := map[string]string{"OPENAI_BASE_URL": llm.srv.URL + "/v1", "OPENAI_API_KEY": "sk-x", "TOOLCTL_LLM_MODEL": "m"}
 	c = htCall(t, tool, msgs, env)
 	_, err = htHandler(t, "llm_call", c)
-	e := htError(t, err, AuthenticationError)
+	e := htError(t, err, run.AuthenticationError)
 	if e.Status != 401 || e.Message != "POST "+llm.srv.URL+"/v1/chat/completions: 401 Unauthorized: Incorrect API key provided: sk-x. (check the API key or token the tool sends)" {
 		t.Errorf("401: %q", e.Message)
 	}
@@ -259,12 +260,12 @@ func TestLLMCallErrors(t *testing.T) {
 
 	llm.status, llm.reply = 500, `{"error": {"message": "The server had an error"}}`
 	_, err = htHandler(t, "llm_call", htCall(t, tool, msgs, env))
-	htError(t, err, ServerError)
+	htError(t, err, run.ServerError)
 
 	// a 200 that is not a completion (a wrong base URL serving HTML)
 	llm.status, llm.reply = 200, `{"unexpected": true}`
 	_, err = htHandler(t, "llm_call", htCall(t, tool, msgs, env))
-	if e := htError(t, err, ToolExecutionError); !strings.Contains(e.Message, "no choices") {
+	if e := htError(t, err, run.ToolExecutionError); !strings.Contains(e.Message, "no choices") {
 		t.Errorf("message %q", e.Message)
 	}
 }

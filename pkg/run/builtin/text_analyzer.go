@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // text_analyzer: language-agnostic statistics.
@@ -25,8 +27,6 @@ import (
 // one. Reading time assumes 200 words a minute, and 500 characters a
 // minute for CJK.
 
-func init() { RegisterHandler("text_analyzer", textAnalyzerHandler) }
-
 var taFeatures = []string{"counts", "top_words", "sentences", "reading_time"}
 
 const (
@@ -34,7 +34,7 @@ const (
 	taCJKPerMinute   = 500
 )
 
-func textAnalyzerHandler(_ context.Context, c *Call) (any, error) {
+func textAnalyzerHandler(_ context.Context, c *run.Call) (any, error) {
 	text, err := c.String("text", "")
 	if err != nil {
 		return nil, err
@@ -44,18 +44,18 @@ func textAnalyzerHandler(_ context.Context, c *Call) (any, error) {
 		return nil, err
 	}
 	if topN < 1 {
-		return nil, &Error{Kind: ValidationError, Param: "top_n", Message: fmt.Sprintf("top_n %d is too small; list at least 1 word", topN)}
+		return nil, &run.Error{Kind: run.ValidationError, Param: "top_n", Message: fmt.Sprintf("top_n %d is too small; list at least 1 word", topN)}
 	}
 	want := map[string]bool{}
 	if raw, ok := c.Input["features"]; ok && raw != nil {
 		list, ok := raw.([]any)
 		if !ok {
-			return nil, argType("features", "an array", raw)
+			return nil, run.ArgTypeError("features", "an array", raw)
 		}
 		for i, f := range list {
 			s, _ := f.(string)
 			if !slices.Contains(taFeatures, s) {
-				return nil, &Error{Kind: ValidationError, Param: fmt.Sprintf("features/%d", i), Message: fmt.Sprintf("features[%d] %v is not a feature; use %s", i, f, strings.Join(taFeatures, ", "))}
+				return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("features/%d", i), Message: fmt.Sprintf("features[%d] %v is not a feature; use %s", i, f, strings.Join(taFeatures, ", "))}
 			}
 			want[s] = true
 		}

@@ -1,8 +1,10 @@
-package run
+package builtin
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 func TestString(t *testing.T) {
@@ -83,7 +85,7 @@ func TestStringErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := biRun(t, stringHandler, tc.input)
-		if e := biWantError(t, tc.input, err, ValidationError, tc.msg); e != nil && e.Param != tc.param {
+		if e := biWantError(t, tc.input, err, run.ValidationError, tc.msg); e != nil && e.Param != tc.param {
 			t.Errorf("%s: param %q, want %q", tc.input, e.Param, tc.param)
 		}
 	}

@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"context"
@@ -6,10 +6,13 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // The http_request builtin: one HTTP request described entirely by its
-// parameters (tools/http_request.yaml). It shares sendHTTP with the http
+// parameters (tools/http_request.yaml). It shares SendHTTP with the http
 // executor, so the result and the error kinds are the same.
 //
 // Unlike an http entry, nothing here is a template: the agent's values are
@@ -19,18 +22,30 @@ import (
 // port the machine can (loopback and private networks included), and its
 // detail says so.
 
-func init() {
-	RegisterHandler("http_request", httpRequestHandler)
-	RegisterPlanner("http_request", func(c *Call) (any, error) {
-		req, _, err := buildHTTPRequestCall(c)
-		if err != nil {
-			return nil, err
-		}
-		return req.plan(), nil
-	})
+type httpRequest struct{}
+
+// Networked: it sends a request.
+func (httpRequest) Networked(*spec.Tool) bool { return true }
+
+// Method is the method parameter, GET when it is left out.
+func (httpRequest) Method(c *run.Call) string {
+	m, _ := c.Input["method"].(string)
+	if m == "" {
+		return http.MethodGet
+	}
+	return m
 }
 
-func httpRequestHandler(ctx context.Context, c *Call) (any, error) {
+// Plan is the request, for --dry-run.
+func (httpRequest) Plan(c *run.Call) (any, error) {
+	req, _, err := buildHTTPRequestCall(c)
+	if err != nil {
+		return nil, err
+	}
+	return req.Plan(), nil
+}
+
+func (httpRequest) Execute(ctx context.Context, c *run.Call) (any, error) {
 	req, timeout, err := buildHTTPRequestCall(c)
 	if err != nil {
 		return nil, err
@@ -45,26 +60,26 @@ func httpRequestHandler(ctx context.Context, c *Call) (any, error) {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	resp, err := sendHTTP(ctx, c, req)
+	resp, err := run.SendHTTP(ctx, c, req)
 	if err != nil {
 		return nil, err
 	}
-	return resp.value(), nil
+	return resp.Value(), nil
 }
 
 // buildHTTPRequestCall turns http_request's parameters into a request and
 // the per-request timeout (0 for none).
-func buildHTTPRequestCall(c *Call) (*httpRequest, time.Duration, error) {
+func buildHTTPRequestCall(c *run.Call) (*run.HTTPRequest, time.Duration, error) {
 	rawURL, err := c.String("url", "")
 	if err != nil {
 		return nil, 0, err
 	}
 	if rawURL == "" {
-		return nil, 0, &Error{Kind: ValidationError, Param: "url", Message: `parameter "url" is required: pass the absolute http or https URL to request`}
+		return nil, 0, &run.Error{Kind: run.ValidationError, Param: "url", Message: `parameter "url" is required: pass the absolute http or https URL to request`}
 	}
-	u, err := httpCheckURL(rawURL)
+	u, err := run.CheckHTTPURL(rawURL)
 	if err != nil {
-		return nil, 0, &Error{Kind: ValidationError, Param: "url", Message: fmt.Sprintf("parameter %q: %v", "url", err)}
+		return nil, 0, &run.Error{Kind: run.ValidationError, Param: "url", Message: fmt.Sprintf("parameter %q: %v", "url", err)}
 	}
 	u.Fragment, u.RawFragment = "", "" // never sent
 
@@ -79,28 +94,28 @@ func buildHTTPRequestCall(c *Call) (*httpRequest, time.Duration, error) {
 
 	// query pairs are appended to those already in the url
 	query := u.RawQuery
-	for _, kv := range httpPairs(c.Input["query"]) {
-		httpAppendQuery(&query, kv.name, kv.value)
+	for _, kv := range run.HTTPPairs(c.Input["query"]) {
+		run.AppendHTTPQuery(&query, kv.Name, kv.Value)
 	}
 	u.RawQuery = query
 
 	header := http.Header{}
-	for _, kv := range httpPairs(c.Input["headers"]) {
-		if kv.value == nil {
+	for _, kv := range run.HTTPPairs(c.Input["headers"]) {
+		if kv.Value == nil {
 			continue
 		}
-		text := ValueText(kv.value)
-		if err := httpCheckHeader(kv.name, text); err != nil {
-			return nil, 0, &Error{Kind: ValidationError, Param: "headers/" + kv.name, Message: fmt.Sprintf("parameter %q: %v", "headers", err)}
+		text := run.ValueText(kv.Value)
+		if err := run.CheckHTTPHeader(kv.Name, text); err != nil {
+			return nil, 0, &run.Error{Kind: run.ValidationError, Param: "headers/" + kv.Name, Message: fmt.Sprintf("parameter %q: %v", "headers", err)}
 		}
-		header.Add(kv.name, text)
+		header.Add(kv.Name, text)
 	}
 
 	// a string body is sent as is; any other value as JSON
 	var body []byte
 	if v := c.Input["body"]; v != nil {
 		var ctype string
-		body, ctype, err = httpEncodeBody(v, header.Get("Content-Type"))
+		body, ctype, err = run.EncodeHTTPBody(v, header.Get("Content-Type"))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -113,7 +128,7 @@ func buildHTTPRequestCall(c *Call) (*httpRequest, time.Duration, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	req := &httpRequest{Method: method, URL: u, Header: header, Body: body}
+	req := &run.HTTPRequest{Method: method, URL: u, Header: header, Body: body}
 	var timeout time.Duration
 	if secs > 0 {
 		timeout = time.Duration(secs * float64(time.Second))

@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"bytes"
@@ -10,20 +10,20 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // The array handler. Values compare as JSON: 1 and 1.0 are equal, objects
 // are equal when their members are. Sorting orders mixed lists by type
 // (null, booleans, numbers, strings, arrays, objects) and then by value.
 
-func init() { RegisterHandler("array", arrayHandler) }
-
 var arrOperations = []string{"length", "sort", "unique", "reverse", "slice", "flatten", "chunk", "sum", "min", "max", "avg", "join", "contains", "index_of", "filter", "pluck", "group_by", "frequencies"}
 
 // arrMaxOutput bounds what chunk and flatten may build.
 const arrMaxOutput = 1 << 20
 
-func arrayHandler(_ context.Context, c *Call) (any, error) {
+func arrayHandler(_ context.Context, c *run.Call) (any, error) {
 	op, err := c.String("operation", "")
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func arrayHandler(_ context.Context, c *Call) (any, error) {
 	}
 	needKey := func() error {
 		if len(keySegs) == 0 {
-			return &Error{Kind: ValidationError, Param: "key", Message: fmt.Sprintf("operation %s needs key: the field (dotted path) of each item, e.g. name or user.id", op)}
+			return &run.Error{Kind: run.ValidationError, Param: "key", Message: fmt.Sprintf("operation %s needs key: the field (dotted path) of each item, e.g. name or user.id", op)}
 		}
 		return nil
 	}
@@ -71,7 +71,7 @@ func arrayHandler(_ context.Context, c *Call) (any, error) {
 			return nil, err
 		}
 		if order != "asc" && order != "desc" {
-			return nil, &Error{Kind: ValidationError, Param: "order", Message: fmt.Sprintf("order %q is not known; use asc or desc", order)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "order", Message: fmt.Sprintf("order %q is not known; use asc or desc", order)}
 		}
 		out := append([]any{}, items...)
 		sort.SliceStable(out, func(i, j int) bool {
@@ -104,7 +104,7 @@ func arrayHandler(_ context.Context, c *Call) (any, error) {
 			return nil, err
 		}
 		if depth < 1 {
-			return nil, &Error{Kind: ValidationError, Param: "depth", Message: fmt.Sprintf("depth %d is too small; use 1 for one level, or a large number to flatten completely", depth)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "depth", Message: fmt.Sprintf("depth %d is too small; use 1 for one level, or a large number to flatten completely", depth)}
 		}
 		out, err := arrFlatten(nil, items, depth)
 		if err != nil {
@@ -117,7 +117,7 @@ func arrayHandler(_ context.Context, c *Call) (any, error) {
 			return nil, err
 		}
 		if size < 1 {
-			return nil, &Error{Kind: ValidationError, Param: "size", Message: fmt.Sprintf("size %d is too small; chunks hold at least 1 item", size)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "size", Message: fmt.Sprintf("size %d is too small; chunks hold at least 1 item", size)}
 		}
 		out := []any{}
 		for i := 0; i < len(items); i += size {
@@ -224,7 +224,7 @@ func arrayHandler(_ context.Context, c *Call) (any, error) {
 		}
 		return res(out)
 	}
-	return nil, &Error{Kind: ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use one of %s", op, strings.Join(arrOperations, ", "))}
+	return nil, &run.Error{Kind: run.ValidationError, Param: "operation", Message: fmt.Sprintf("unknown operation %q; use one of %s", op, strings.Join(arrOperations, ", "))}
 }
 
 func arrFlatten(out, items []any, depth int) ([]any, error) {
@@ -237,7 +237,7 @@ func arrFlatten(out, items []any, depth int) ([]any, error) {
 			continue
 		}
 		if len(out) >= arrMaxOutput {
-			return nil, &Error{Kind: ValidationError, Param: "items", Message: fmt.Sprintf("the flattened list would have more than %d items", arrMaxOutput)}
+			return nil, &run.Error{Kind: run.ValidationError, Param: "items", Message: fmt.Sprintf("the flattened list would have more than %d items", arrMaxOutput)}
 		}
 		out = append(out, x)
 	}
@@ -255,7 +255,7 @@ func arrNumbers(items []any, at func(any) any, key string) ([]*big.Rat, error) {
 			if key != "" {
 				where += "." + key
 			}
-			return nil, &Error{Kind: ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is %s, not a number; sum and avg take numbers only (use key to pick a numeric field)", where, JSONType(v))}
+			return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is %s, not a number; sum and avg take numbers only (use key to pick a numeric field)", where, run.JSONType(v))}
 		}
 		out = append(out, r)
 	}

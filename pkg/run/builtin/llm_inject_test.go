@@ -1,8 +1,10 @@
-package run
+package builtin
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // A caller cannot point llm_call at its own server to receive the
@@ -13,7 +15,7 @@ func TestLLMCallCallerBaseURLGetsNoConfiguredKey(t *testing.T) {
 	env := map[string]string{"OPENAI_API_KEY": "sk-configured-123", "TOOLCTL_LLM_MODEL": "m"}
 	c := htCall(t, tool, `{"messages": [{"role": "user", "content": "Hi"}], "base_url": "`+llm.srv.URL+`/v1"}`, env)
 	_, err := htHandler(t, "llm_call", c)
-	if e := htError(t, err, ValidationError); e.Param != "base_url" || !strings.Contains(e.Message, "bind") {
+	if e := htError(t, err, run.ValidationError); e.Param != "base_url" || !strings.Contains(e.Message, "bind") {
 		t.Errorf("got %+v", e)
 	}
 	if llm.auth != "" {

@@ -1,8 +1,10 @@
-package run
+package builtin
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 func TestTextAnalyzer(t *testing.T) {
@@ -65,7 +67,7 @@ func TestTextAnalyzerErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := biRun(t, textAnalyzerHandler, tc.input)
-		if e := biWantError(t, tc.input, err, ValidationError, tc.msg); e != nil && e.Param != tc.param {
+		if e := biWantError(t, tc.input, err, run.ValidationError, tc.msg); e != nil && e.Param != tc.param {
 			t.Errorf("%s: param %q, want %q", tc.input, e.Param, tc.param)
 		}
 	}

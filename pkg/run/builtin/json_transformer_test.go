@@ -1,6 +1,10 @@
-package run
+package builtin
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/toolctl/toolctl/pkg/run"
+)
 
 func TestJSONQuery(t *testing.T) {
 	const order = `{"order": {"id": 7, "customer": {"name": "Ada"}, "items": [{"sku": "A1", "qty": 2}, {"sku": "B2", "qty": 1}]}}`
@@ -69,7 +73,7 @@ func TestJSONQueryErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := biRun(t, jsonTransformerHandler, tc.input)
-		if e := biWantError(t, tc.input, err, ValidationError, tc.msg); e != nil && e.Param != tc.param {
+		if e := biWantError(t, tc.input, err, run.ValidationError, tc.msg); e != nil && e.Param != tc.param {
 			t.Errorf("%s: param %q, want %q", tc.input, e.Param, tc.param)
 		}
 	}

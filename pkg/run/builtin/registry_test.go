@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"path/filepath"
@@ -12,10 +12,10 @@ import (
 // can execute, and each has a bundled tool file that describes it.
 func TestBuiltinHandlersRegisteredAndBundled(t *testing.T) {
 	want := slices.Sorted(slices.Values(spec.BuiltinHandlers))
-	if got := Handlers(); !slices.Equal(got, want) {
+	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("registered handlers %v, spec.BuiltinHandlers %v", got, want)
 	}
-	set, err := spec.Load([]string{filepath.Join("..", "..", "tools")})
+	set, err := spec.Load([]string{filepath.Join("..", "..", "..", "tools")})
 	if err != nil {
 		t.Fatal(err)
 	}

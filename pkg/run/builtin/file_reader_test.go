@@ -1,4 +1,4 @@
-package run
+package builtin
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // frTree makes a root with files, and a directory outside it with a
@@ -60,7 +62,7 @@ func frTree(t *testing.T) (root, outside string) {
 
 func frRun(t *testing.T, root, input string) (any, error) {
 	t.Helper()
-	return biRunCall(t, fileReaderHandler, input, &Call{Options: &Options{FileRoot: root}})
+	return biRunCall(t, fileReaderHandler, input, &run.Call{Options: &run.Options{FileRoot: root}})
 }
 
 func TestFileReader(t *testing.T) {
@@ -125,7 +127,7 @@ func TestFileReaderWorkingDirectory(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 	_, err = biRun(t, fileReaderHandler, `{"path": "../outside/secret.txt"}`)
-	biWantError(t, "escape from the working directory", err, ValidationError, `leaves the file root`)
+	biWantError(t, "escape from the working directory", err, run.ValidationError, `leaves the file root`)
 }
 
 func TestFileReaderErrors(t *testing.T) {
@@ -133,35 +135,35 @@ func TestFileReaderErrors(t *testing.T) {
 	secret, _ := json.Marshal(filepath.Join(outside, "secret.txt"))
 	cases := []struct {
 		input string
-		kind  Kind
+		kind  run.Kind
 		param string
 		msg   string
 	}{
-		{`{"path": "../outside/secret.txt"}`, ValidationError, "path", `path "../outside/secret.txt" leaves the file root`},
-		{`{"path": "sub/../../outside/secret.txt"}`, ValidationError, "path", "leaves the file root"},
-		{`{"path": ".."}`, ValidationError, "path", "leaves the file root"},
-		{`{"path": ` + string(secret) + `}`, ValidationError, "path", "is outside the file root"},
-		{`{"path": "/etc/passwd"}`, ValidationError, "path", `path "/etc/passwd" is outside the file root`},
-		{`{"path": "link_out.txt"}`, ValidationError, "path", `path "link_out.txt" leads outside the file root ` + `"` + root + `" through a symbolic link`},
-		{`{"path": "link_rel.txt"}`, ValidationError, "path", "through a symbolic link"},
-		{`{"path": "link_dir/secret.txt"}`, ValidationError, "path", "through a symbolic link"},
+		{`{"path": "../outside/secret.txt"}`, run.ValidationError, "path", `path "../outside/secret.txt" leaves the file root`},
+		{`{"path": "sub/../../outside/secret.txt"}`, run.ValidationError, "path", "leaves the file root"},
+		{`{"path": ".."}`, run.ValidationError, "path", "leaves the file root"},
+		{`{"path": ` + string(secret) + `}`, run.ValidationError, "path", "is outside the file root"},
+		{`{"path": "/etc/passwd"}`, run.ValidationError, "path", `path "/etc/passwd" is outside the file root`},
+		{`{"path": "link_out.txt"}`, run.ValidationError, "path", `path "link_out.txt" leads outside the file root ` + `"` + root + `" through a symbolic link`},
+		{`{"path": "link_rel.txt"}`, run.ValidationError, "path", "through a symbolic link"},
+		{`{"path": "link_dir/secret.txt"}`, run.ValidationError, "path", "through a symbolic link"},
 		// Paths are cleaned before use: this is root/outside/secret.txt.
-		{`{"path": "sub/up/../outside/secret.txt"}`, NotFoundError, "", "not found"},
-		{`{"path": "."}`, ValidationError, "path", `path "." is a directory`},
-		{`{"path": ""}`, ValidationError, "path", "path is empty"},
-		{`{"path": "sub"}`, ValidationError, "path", `path "sub" is a directory`},
-		{`{"path": "missing.txt"}`, NotFoundError, "", `file "missing.txt" not found under the file root`},
-		{`{"path": "dangling.txt"}`, NotFoundError, "", "not found"},
-		{`{"path": "bin.dat"}`, ValidationError, "encoding", `"bin.dat" does not look like utf-8 text (it has a NUL character); use encoding: base64`},
-		{`{"path": "bin.dat", "start_line": 1, "end_line": 1}`, ValidationError, "encoding", "NUL character"},
-		{`{"path": "a.txt", "encoding": "ebcdic"}`, ValidationError, "encoding", `encoding "ebcdic" is not supported`},
-		{`{"path": "a.txt", "max_bytes": 0}`, ValidationError, "max_bytes", "max_bytes 0 is out of range"},
-		{`{"path": "a.txt", "max_bytes": 999999999}`, ValidationError, "max_bytes", "out of range"},
-		{`{"path": "a.txt", "start_line": 0}`, ValidationError, "start_line", "lines count from 1"},
-		{`{"path": "a.txt", "start_line": 3, "end_line": 2}`, ValidationError, "end_line", "end_line 2 is before start_line 3"},
-		{`{"path": "a.txt", "start_line": -3, "end_line": 2}`, ValidationError, "end_line", "cannot be combined with a negative start_line"},
-		{`{"path": "a.txt", "end_line": -1}`, ValidationError, "end_line", "is negative"},
-		{`{"path": "a.txt", "encoding": "base64", "start_line": 2}`, ValidationError, "encoding", "a line range cannot be used with encoding base64"},
+		{`{"path": "sub/up/../outside/secret.txt"}`, run.NotFoundError, "", "not found"},
+		{`{"path": "."}`, run.ValidationError, "path", `path "." is a directory`},
+		{`{"path": ""}`, run.ValidationError, "path", "path is empty"},
+		{`{"path": "sub"}`, run.ValidationError, "path", `path "sub" is a directory`},
+		{`{"path": "missing.txt"}`, run.NotFoundError, "", `file "missing.txt" not found under the file root`},
+		{`{"path": "dangling.txt"}`, run.NotFoundError, "", "not found"},
+		{`{"path": "bin.dat"}`, run.ValidationError, "encoding", `"bin.dat" does not look like utf-8 text (it has a NUL character); use encoding: base64`},
+		{`{"path": "bin.dat", "start_line": 1, "end_line": 1}`, run.ValidationError, "encoding", "NUL character"},
+		{`{"path": "a.txt", "encoding": "ebcdic"}`, run.ValidationError, "encoding", `encoding "ebcdic" is not supported`},
+		{`{"path": "a.txt", "max_bytes": 0}`, run.ValidationError, "max_bytes", "max_bytes 0 is out of range"},
+		{`{"path": "a.txt", "max_bytes": 999999999}`, run.ValidationError, "max_bytes", "out of range"},
+		{`{"path": "a.txt", "start_line": 0}`, run.ValidationError, "start_line", "lines count from 1"},
+		{`{"path": "a.txt", "start_line": 3, "end_line": 2}`, run.ValidationError, "end_line", "end_line 2 is before start_line 3"},
+		{`{"path": "a.txt", "start_line": -3, "end_line": 2}`, run.ValidationError, "end_line", "cannot be combined with a negative start_line"},
+		{`{"path": "a.txt", "end_line": -1}`, run.ValidationError, "end_line", "is negative"},
+		{`{"path": "a.txt", "encoding": "base64", "start_line": 2}`, run.ValidationError, "encoding", "a line range cannot be used with encoding base64"},
 	}
 	for _, tc := range cases {
 		_, err := frRun(t, root, tc.input)
@@ -173,5 +175,5 @@ func TestFileReaderErrors(t *testing.T) {
 
 func TestFileReaderMissingRoot(t *testing.T) {
 	_, err := frRun(t, filepath.Join(t.TempDir(), "nope"), `{"path": "a.txt"}`)
-	biWantError(t, "missing root", err, ToolExecutionError, "cannot open the file root")
+	biWantError(t, "missing root", err, run.ToolExecutionError, "cannot open the file root")
 }
