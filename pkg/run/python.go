@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolctl/toolctl/pkg/internal/proc"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -185,8 +186,8 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// relative to it; imports use entry.path, not the working directory.
 	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8")
 	p := runProc(c, cmd, stdin, s.interp, c.memoryLimit(pythonExecutor{}))
-	if p.memoryExceeded {
-		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.peak)
+	if p.MemoryExceeded {
+		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.Peak)
 	}
 	if p.err != nil && ctx.Err() != nil {
 		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s.%s was still running; %s", s.module, s.function, p.killed))
@@ -218,7 +219,7 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 }
 
 // noResult explains a run that produced no result document.
-func (s *pythonSetup) noResult(err error, stderr *procTail) error {
+func (s *pythonSetup) noResult(err error, stderr *proc.Tail) error {
 	if err == nil {
 		err = errors.New("no result document")
 	}
@@ -240,7 +241,7 @@ func (s *pythonSetup) noResult(err error, stderr *procTail) error {
 	if strings.Contains(tail, `File "<string>"`) {
 		hint = "; toolctl's python runner itself failed: " + s.interp + " must be Python 3.7 or newer"
 	}
-	e := Wrap(ToolExecutionError, err, what+stderr.lastLine()+hint)
+	e := Wrap(ToolExecutionError, err, what+stderr.LastLine()+hint)
 	if tail != "" {
 		e.Detail = tail
 	}
@@ -340,10 +341,10 @@ func (s *pythonSetup) toolError(em *spec.Map) error {
 // nearest the error and the exception line), at most 4 KB.
 func pythonTracebackTail(tb string) string {
 	tb = strings.TrimRight(tb, "\n")
-	if len(tb) <= procTailBytes {
+	if len(tb) <= proc.TailBytes {
 		return tb
 	}
-	cut := tb[len(tb)-procTailBytes:]
+	cut := tb[len(tb)-proc.TailBytes:]
 	if i := strings.IndexByte(cut, '\n'); i >= 0 {
 		cut = cut[i+1:]
 	}
