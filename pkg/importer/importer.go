@@ -417,7 +417,8 @@ func ToolName(name string) string {
 	return out
 }
 
-// maxNameLen is toolctl's default name length limit (PRODUCT.md section 1).
+// maxNameLen is toolctl's default name length limit (README, lint rule
+// name-max-length).
 const maxNameLen = 64
 
 func validName(s string) bool { return len(s) <= maxNameLen && spec.IsSnakeCase(s) }

@@ -7,9 +7,8 @@ import (
 	"time"
 )
 
-// Kind is the type of a failed call, as in the SDK design
-// (seeds/sdk-core-tools.md): the runner retries by kind and the CLI maps
-// each kind to its own exit code.
+// Kind is the type of a failed call (README "Running a tool"): the runner
+// retries by kind and the CLI maps each kind to its own exit code.
 type Kind string
 
 const (

@@ -1,5 +1,5 @@
-// Package run executes one tool as an agent runtime would (PRODUCT.md
-// section 2, seeds/sdk-core-tools.md): bound parameters and defaults are
+// Package run executes one tool as an agent runtime would (README "Running
+// a tool"): bound parameters and defaults are
 // filled, the input is validated against the input schema before anything
 // runs, the entry's executor makes each attempt under a deadline, and
 // retryable failures are retried with backoff. Executors (one file each)
