@@ -7,6 +7,7 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/run/builtin"
 	"io"
 	"sort"
 	"strconv"
@@ -168,6 +169,7 @@ func (app *App) newRunner(opts *runnerFlags) (*run.Runner, error) {
 		BaseRetries: settings.Retries,
 		Memory:      opts.memory.n,
 		BaseMemory:  settings.Memory,
+		Executors:   builtin.Executors(),
 	}
 	if opts.retries.set {
 		r.Retries = &opts.retries.n

@@ -21,7 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolctl/toolctl/internal/testhook"
-	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/mcpclient"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -138,7 +138,7 @@ type liveConn struct {
 	opts    ServerOptions
 	wire    *wire
 	argv    []string // stdio
-	proc    *run.MCPServerProcess
+	proc    *mcpclient.Server
 	status  *statusRecorder // http
 	session *mcp.ClientSession
 	headers http.Header
@@ -175,7 +175,7 @@ func (c *liveConn) expand(s, where string) (string, error) {
 func (c *liveConn) connect(ctx context.Context) error {
 	var transport mcp.Transport
 	if c.opts.URL != "" {
-		if !run.IsHTTPURL(c.opts.URL) {
+		if !mcpclient.IsHTTPURL(c.opts.URL) {
 			return fmt.Errorf("--from-url %q: expected an http:// or https:// URL of a Streamable HTTP endpoint (for a command, use --from-server)", c.opts.URL)
 		}
 		c.headers = http.Header{}
@@ -204,7 +204,7 @@ func (c *liveConn) connect(ctx context.Context) error {
 		if len(c.opts.Headers) > 0 {
 			return errors.New("--header applies to --from-url only; a stdio server takes its settings from its command line or environment")
 		}
-		argv, err := run.SplitCommandLine(c.opts.Command)
+		argv, err := mcpclient.SplitCommandLine(c.opts.Command)
 		if err != nil {
 			return fmt.Errorf("--from-server: %v; fix the quoting", err)
 		}
@@ -217,7 +217,7 @@ func (c *liveConn) connect(ctx context.Context) error {
 			}
 		}
 		c.argv = argv
-		proc, err := run.StartMCPServer(ctx, argv, c.opts.Dir, c.opts.Stderr)
+		proc, err := mcpclient.Start(ctx, argv, c.opts.Dir, c.opts.Stderr, 0)
 		if err != nil {
 			if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 				where := "in PATH"
@@ -235,7 +235,7 @@ func (c *liveConn) connect(ctx context.Context) error {
 		// toolctl offers no roots, sampling or elicitation.
 		Capabilities: &mcp.ClientCapabilities{},
 	})
-	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: run.MCPProtocolVersion})
+	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
 	if err != nil {
 		err = c.fail(ctx, "the initialize handshake", err)
 		c.close()
@@ -277,7 +277,7 @@ func (c *liveConn) listTools(ctx context.Context) ([]*mcp.Tool, error) {
 // close ends the session and stops a stdio server.
 func (c *liveConn) close() {
 	if c.session != nil {
-		run.CloseMCPSession(c.session)
+		mcpclient.CloseSession(c.session)
 		c.session = nil
 	}
 	if c.proc != nil {
@@ -313,19 +313,21 @@ func (c *liveConn) fail(ctx context.Context, what string, err error) error {
 			return fmt.Errorf("the MCP server at %s refused %s (HTTP %d); pass its credentials, e.g. --header 'Authorization: Bearer ${TOKEN}'", c.opts.URL, what, st)
 		case st == http.StatusNotFound:
 			return fmt.Errorf("no MCP endpoint at %s (HTTP 404); check the URL (Streamable HTTP endpoints are often at /mcp)", c.opts.URL)
-		case st >= 400 && run.ServerRPCError(err) == nil:
+		case st >= 400 && mcpclient.ServerRPCError(err) == nil:
 			return fmt.Errorf("the MCP server at %s failed %s (HTTP %d): %v", c.opts.URL, what, st, err)
 		}
-		if run.IsNetworkError(err) {
-			return fmt.Errorf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", c.opts.URL, run.RootCause(err))
+		if mcpclient.IsNetworkError(err) {
+			return fmt.Errorf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", c.opts.URL, mcpclient.RootCause(err))
 		}
 	}
-	if werr := run.ServerRPCError(err); werr != nil {
+	if werr := mcpclient.ServerRPCError(err); werr != nil {
 		return fmt.Errorf("the MCP server %s rejected %s: %s (JSON-RPC error %d)", c.name(), what, werr.Message, werr.Code)
 	}
 	if c.proc != nil {
 		if e := c.proc.ExitError(what, err); e != nil {
-			return e
+			// with the kind the mcp executor gives this failure, as
+			// import has always printed it
+			return fmt.Errorf("ToolExecutionError: %w", e)
 		}
 	}
 	return c.withStderr(fmt.Errorf("%s with the MCP server %s failed: %v", what, c.name(), err))

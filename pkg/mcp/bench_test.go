@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/run/builtin"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkStdioCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Options{Runner: &run.Runner{}})
+	s, err := New(Options{Runner: &run.Runner{Executors: builtin.Executors()}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func BenchmarkStdioCallParallel(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Options{Runner: &run.Runner{}})
+	s, err := New(Options{Runner: &run.Runner{Executors: builtin.Executors()}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func BenchmarkHTTPCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Options{Runner: &run.Runner{}})
+	s, err := New(Options{Runner: &run.Runner{Executors: builtin.Executors()}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/run/builtin"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -90,7 +91,7 @@ func newServer(t testing.TB, dir string, opts Options) (*Server, *syncBuffer) {
 	log := &syncBuffer{}
 	opts.Paths = []string{dir}
 	if opts.Runner == nil {
-		opts.Runner = &run.Runner{}
+		opts.Runner = &run.Runner{Executors: builtin.Executors()}
 	}
 	opts.Log = log
 	if opts.Debounce == 0 {

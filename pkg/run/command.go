@@ -5,13 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/toolctl/toolctl/pkg/internal/proc"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"github.com/toolctl/toolctl/pkg/tmpl"
 )
@@ -21,7 +20,9 @@ import (
 // directory, the input as JSON on stdin, the result read from stdout.
 type commandExecutor struct{}
 
-func init() { Register(spec.EntryCommand, commandExecutor{}) }
+// limitsMemory: the program runs under the memory limit unless it is
+// unlimited.
+func (commandExecutor) limitsMemory(p Policy) bool { return p.Memory > 0 }
 
 // procMaxOutput bounds what is kept of a subprocess's stdout: a tool that
 // floods it fails instead of exhausting memory.
@@ -105,11 +106,11 @@ func (commandExecutor) Check(c *Call) error {
 func commandProgramCheck(t *Template) error {
 	e := t.Call.Tool.Entry
 	if e == nil || len(e.Command) == 0 {
-		return definitionErrorf("/entry", `entry.command is empty; give the program and its arguments as a list, e.g. command: [du, -sk, --, "{path}"]`)
+		return DefinitionErrorf("/entry", `entry.command is empty; give the program and its arguments as a list, e.g. command: [du, -sk, --, "{path}"]`)
 	}
 	for _, ref := range tmpl.Params(e.Command[0]) {
 		if t.isParam(ref.Name) && !t.trusted(ref.Name) {
-			return definitionErrorf("/entry/command/0", "entry.command[0] %q takes the program to run from parameter %q, so a caller could run any program; name the program in the tool file and pass the parameter as a later argument", e.Command[0], ref.Name)
+			return DefinitionErrorf("/entry/command/0", "entry.command[0] %q takes the program to run from parameter %q, so a caller could run any program; name the program in the tool file and pass the parameter as a later argument", e.Command[0], ref.Name)
 		}
 	}
 	return nil
@@ -150,9 +151,9 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The caller's working directory, as for python: paths an agent passes
 	// are relative to where it runs, not to the tools directory. The
 	// program itself, when given with a slash, is found next to the file.
-	p := runProc(c, cmd, stdin, argv[0])
-	if p.memoryExceeded {
-		return nil, memoryError(c, argv[0], p.peak)
+	p := runProc(c, cmd, stdin, argv[0], c.memoryLimit(x))
+	if p.MemoryExceeded {
+		return nil, memoryError(c, argv[0], p.Peak)
 	}
 	if p.err != nil && ctx.Err() != nil {
 		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s was still running; %s", argv[0], p.killed))
@@ -197,14 +198,14 @@ func commandResult(out []byte) any {
 // procFailure describes a subprocess that could not start or did not exit
 // with status 0; the message carries the last line of stderr and Detail
 // its tail.
-func procFailure(name string, err error, stderr *procTail) error {
+func procFailure(name string, err error, stderr *proc.Tail) error {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		what := fmt.Sprintf("%s exited with status %d", name, ee.ExitCode())
 		if ee.ExitCode() < 0 {
 			what = fmt.Sprintf("%s was killed (%s)", name, ee.ProcessState.String())
 		}
-		e := Wrap(ToolExecutionError, err, what+stderr.lastLine())
+		e := Wrap(ToolExecutionError, err, what+stderr.LastLine())
 		if tail := stderr.Tail(); tail != "" {
 			e.Detail = tail
 		}
@@ -287,77 +288,48 @@ func (b *procBuffer) Write(p []byte) (int, error) {
 	return b.Buffer.Write(p)
 }
 
-// procTail passes a subprocess's stderr through to the call's stderr and
-// keeps its end for error messages.
-type procTail struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
-}
-
-const (
-	procTailBytes = 4 << 10
-	procTailLines = 20
-)
-
-// procWaitDelay bounds how long Wait waits, once the call's context has
-// ended or the process has exited, for the process to die and for its
-// pipes to close: a subprocess call takes at most its timeout plus this.
-const procWaitDelay = 250 * time.Millisecond
-
-// procReport is what the guard (proc_linux.go) learnt about a finished
-// subprocess.
-type procReport struct {
-	// startErr: the program could not be started (the guard started, so
-	// exec's Start did not say).
-	startErr       error
-	memoryExceeded bool
-	peak           int64 // the highest memory measured, bytes
-	leftovers      int   // processes still running when it exited, killed
-}
-
 // procRun is a finished subprocess.
 type procRun struct {
 	stdout *procBuffer
-	stderr *procTail
+	stderr *proc.Tail
 	// err is Start's or Wait's error (startErr when the guard reported
 	// one); started tells which.
 	err     error
 	started bool
-	procReport
+	proc.Report
 	// killed says what was killed when the call ended early.
 	killed string
 }
 
 // runProc runs cmd with stdin as its input, stdout kept (capped) and
-// stderr streamed to the call and kept as a tail, guarded (guardProc): no
+// stderr streamed to the call and kept as a tail, guarded (proc.Prepare): no
 // process it starts outlives the call, and the call's memory limit
 // applies to all of them.
-func runProc(c *Call, cmd *exec.Cmd, stdin []byte, name string) *procRun {
+func runProc(c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64) *procRun {
 	cmd.Stdin = bytes.NewReader(stdin)
-	p := &procRun{stdout: &procBuffer{max: procMaxOutput}, stderr: newProcTail(c.Stderr)}
+	p := &procRun{stdout: &procBuffer{max: procMaxOutput}, stderr: proc.NewTail(c.Stderr)}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
-	g, err := guardProc(cmd, c.memoryLimit())
+	g, err := proc.Prepare(cmd, memory)
 	if err != nil {
 		p.err = err
 		return p
 	}
-	p.killed = procKilled(g)
+	p.killed = g.Killed()
 	if err := cmd.Start(); err != nil {
-		g.finish()
+		g.Finish()
 		p.err = err
 		return p
 	}
-	g.started()
+	g.Started()
 	p.err = cmd.Wait()
-	p.procReport = g.finish()
-	if p.startErr != nil {
-		p.err = p.startErr
+	p.Report = g.Finish()
+	if p.StartErr != nil {
+		p.err = p.StartErr
 		return p
 	}
 	p.started = true
-	if p.leftovers > 0 {
-		_, _ = fmt.Fprintf(p.stderr, "toolctl: %s exited and left %d %s running; killed\n", name, p.leftovers, map[bool]string{true: "process", false: "processes"}[p.leftovers == 1])
+	if p.Leftovers > 0 {
+		_, _ = fmt.Fprintf(p.stderr, "toolctl: %s exited and left %d %s running; killed\n", name, p.Leftovers, map[bool]string{true: "process", false: "processes"}[p.Leftovers == 1])
 	}
 	return p
 }
@@ -379,61 +351,4 @@ func memoryError(c *Call, what string, peak int64) *Error {
 		msg += fmt.Sprintf(" and was stopped at %s", spec.HumanSize(peak))
 	}
 	return Errorf(MemoryLimitError, "%s; raise the limit if the tool needs more, or make it use less", msg)
-}
-
-func newProcTail(w io.Writer) *procTail {
-	if w == nil {
-		w = io.Discard
-	}
-	return &procTail{w: w}
-}
-
-func (t *procTail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, _ = t.w.Write(p) // a closed terminal must not fail the tool
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 2*procTailBytes {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-procTailBytes:]...)
-	}
-	return len(p), nil
-}
-
-// Tail is the last lines of stderr (at most 20 lines and 4 KB).
-func (t *procTail) Tail() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b := t.buf
-	if len(b) > procTailBytes {
-		b = b[len(b)-procTailBytes:]
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			b = b[i+1:] // drop the cut line
-		}
-	}
-	lines := strings.Split(strings.TrimRight(string(bytes.ToValidUTF8(b, []byte("\uFFFD"))), "\n\r\t "), "\n")
-	if len(lines) > procTailLines {
-		lines = lines[len(lines)-procTailLines:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// raw is the end of stderr as written: its last procTailBytes bytes.
-func (t *procTail) raw() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf[max(0, len(t.buf)-procTailBytes):])
-}
-
-// lastLine is ": " and the last non-empty line of stderr, for a message.
-func (t *procTail) lastLine() string {
-	lines := strings.Split(t.Tail(), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
-			if r := []rune(l); len(r) > 300 {
-				l = string(r[:300]) + "..."
-			}
-			return ": " + l
-		}
-	}
-	return ""
 }

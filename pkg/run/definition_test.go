@@ -30,8 +30,6 @@ func TestDefinitionErrors(t *testing.T) {
 	}{
 		{"no entry", "", "", "the tool has no entry"},
 		{"unknown type", "entry: {type: rpc}", "/entry/type", `entry.type "rpc" is not a type toolctl runs`},
-		{"unknown handler", "entry: {type: builtin, handler: nope}", "/entry/handler", `entry.handler "nope" is not a builtin handler`},
-		{"no handler", "entry: {type: builtin}", "/entry", "a builtin entry needs entry.handler"},
 		{"python without module", "entry: {type: python, function: f}", "/entry", "a python entry needs entry.module"},
 		{"python without function", "entry: {type: python, module: m}", "/entry", "a python entry needs entry.function"},
 		{"python path missing", "entry: {type: python, module: m, function: f, path: nolib}", "/entry/path", `entry.path "nolib"`},

@@ -7,9 +7,8 @@ import (
 	"time"
 )
 
-// Kind is the type of a failed call (README, "Running a tool", exit
-// codes): the runner retries by kind and the CLI maps
-// each kind to its own exit code.
+// Kind is the type of a failed call (README "Running a tool"): the runner
+// retries by kind and the CLI maps each kind to its own exit code.
 type Kind string
 
 const (
@@ -120,8 +119,8 @@ func Errorf(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
 }
 
-// definitionErrorf returns a DefinitionError about the field at ptr.
-func definitionErrorf(ptr, format string, args ...any) *Error {
+// DefinitionErrorf returns a DefinitionError about the field at ptr.
+func DefinitionErrorf(ptr, format string, args ...any) *Error {
 	return &Error{Kind: DefinitionError, Pointer: ptr, Message: fmt.Sprintf(format, args...)}
 }
 

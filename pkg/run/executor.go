@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -42,6 +41,28 @@ type Checker interface {
 	Check(c *Call) error
 }
 
+// Network is implemented by executors (and builtin handlers) whose calls
+// go over the network; the runner asks it rather than naming entry types.
+type Network interface {
+	// Networked tells whether calls of t go over the network, where a
+	// failure is often passing: they are retried DefaultRetries times
+	// unless the tool or the config says otherwise. Local code is not
+	// (running a deterministic program again after it failed or hung
+	// rarely helps and triples the wait).
+	Networked(t *spec.Tool) bool
+	// Method is the HTTP method c sends, "" for none. A POST or PATCH is
+	// not idempotent (a retried POST can create twice): it is retried only
+	// with runtime.retry_non_idempotent.
+	Method(c *Call) string
+}
+
+// memoryLimiter is implemented by executors that run code under the
+// call's memory limit (Policy.Memory).
+type memoryLimiter interface {
+	// limitsMemory tells whether a call under p runs under p.Memory.
+	limitsMemory(p Policy) bool
+}
+
 // Call is one attempt's view of a call: the tool, its validated input and
 // what the environment offers.
 type Call struct {
@@ -70,10 +91,9 @@ type Call struct {
 	MemoryFrom string
 }
 
-// memoryLimit is the limit the executor of kind enforces for this call, 0
-// for none (see limitsMemory).
-func (c *Call) memoryLimit() int64 {
-	if c.Tool != nil && limitsMemory(c.Tool.EntryKind(), Policy{Memory: c.Memory, MemoryFrom: c.MemoryFrom}) {
+// memoryLimit is the limit executor x enforces for this call, 0 for none.
+func (c *Call) memoryLimit(x memoryLimiter) int64 {
+	if c.Tool != nil && x.limitsMemory(Policy{Memory: c.Memory, MemoryFrom: c.MemoryFrom}) {
 		return c.Memory
 	}
 	return 0
@@ -114,7 +134,7 @@ func checkProgramPath(c *Call, ptr, field, name string) error {
 		return nil
 	}
 	if _, err := os.Stat(c.Path(name)); errors.Is(err, fs.ErrNotExist) {
-		e := definitionErrorf(ptr, "%s program %q does not exist (%s); a path with a slash is relative to the tool file's directory", field, name, c.Path(name))
+		e := DefinitionErrorf(ptr, "%s program %q does not exist (%s); a path with a slash is relative to the tool file's directory", field, name, c.Path(name))
 		e.Err = err
 		return e
 	}
@@ -143,23 +163,16 @@ func (c *Call) HTTPClient() *http.Client {
 	return http.DefaultClient
 }
 
-var (
-	executorsMu sync.RWMutex
-	executors   = map[string]Executor{}
-)
-
-// Register makes an executor available for an entry kind (spec.EntryHTTP,
-// ...). Each executor file registers itself in an init function.
-func Register(kind string, e Executor) {
-	executorsMu.Lock()
-	defer executorsMu.Unlock()
-	executors[kind] = e
-}
-
-// ExecutorFor returns the executor of an entry kind.
-func ExecutorFor(kind string) (Executor, bool) {
-	executorsMu.RLock()
-	defer executorsMu.RUnlock()
-	e, ok := executors[kind]
-	return e, ok
+// Executors returns the executors of the entry types this package runs,
+// by entry.type: adding an executor is one file and one row here. The
+// builtin type's is in pkg/run/builtin (its handlers use this package), so
+// a Runner runs builtin tools when given builtin.Executors(), which adds it.
+func Executors() map[string]Executor {
+	return map[string]Executor{
+		spec.EntryCommand:    commandExecutor{},
+		spec.EntryHTTP:       httpExecutor{},
+		spec.EntryJavaScript: jsExecutor{},
+		spec.EntryMCP:        mcpExecutor{},
+		spec.EntryPython:     pythonExecutor{},
+	}
 }

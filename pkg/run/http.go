@@ -48,18 +48,27 @@ const (
 
 type httpExecutor struct{}
 
-func init() { Register(spec.EntryHTTP, httpExecutor{}) }
+// Networked: an http entry calls a server.
+func (httpExecutor) Networked(*spec.Tool) bool { return true }
+
+// Method is entry.method, GET when it is left out.
+func (httpExecutor) Method(c *Call) string {
+	if c.Tool.Entry == nil || c.Tool.Entry.Method == "" {
+		return http.MethodGet
+	}
+	return c.Tool.Entry.Method
+}
 
 func (httpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	req, err := buildHTTPEntry(c)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := sendHTTP(ctx, c, req)
+	resp, err := SendHTTP(ctx, c, req)
 	if err != nil {
 		return nil, err
 	}
-	return resp.value(), nil
+	return resp.Value(), nil
 }
 
 // Plan returns the request the entry would send, for --dry-run.
@@ -68,11 +77,11 @@ func (httpExecutor) Plan(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return req.plan(), nil
+	return req.Plan(), nil
 }
 
-// httpRequest is a request ready to send.
-type httpRequest struct {
+// HTTPRequest is a request ready to send.
+type HTTPRequest struct {
 	Method string
 	URL    *url.URL
 	Header http.Header
@@ -83,9 +92,9 @@ type httpRequest struct {
 	TimeoutHint string
 }
 
-// where names the request in messages: method and URL without the query
+// Where names the request in messages: method and URL without the query
 // string, fragment or user info, which are where credentials tend to be.
-func (r *httpRequest) where() string {
+func (r *HTTPRequest) Where() string {
 	return r.Method + " " + httpDisplayURL(r.URL)
 }
 
@@ -96,7 +105,7 @@ func httpDisplayURL(u *url.URL) string {
 
 // headers are the headers sent: the request's, with a User-Agent unless
 // it sets one.
-func (r *httpRequest) headers() http.Header {
+func (r *HTTPRequest) headers() http.Header {
 	h := r.Header.Clone()
 	if h == nil {
 		h = http.Header{}
@@ -107,8 +116,8 @@ func (r *httpRequest) headers() http.Header {
 	return h
 }
 
-// plan describes the request as the --dry-run output shows it.
-func (r *httpRequest) plan() map[string]any {
+// Plan describes the request as the --dry-run output shows it.
+func (r *HTTPRequest) Plan() map[string]any {
 	headers := map[string]any{}
 	for name, vals := range r.headers() {
 		headers[name] = strings.Join(vals, ", ")
@@ -130,8 +139,8 @@ func (r *httpRequest) plan() map[string]any {
 	}
 }
 
-// httpResponse is a response read in full.
-type httpResponse struct {
+// HTTPResponse is a response read in full.
+type HTTPResponse struct {
 	Status int
 	Header http.Header
 	// Body is the decoded JSON value when the response is JSON, else the
@@ -139,9 +148,9 @@ type httpResponse struct {
 	Body any
 }
 
-// value is the result of an http tool: {status, headers, body}, with
+// Value is the result of an http tool: {status, headers, body}, with
 // header names lower-cased and repeated headers joined.
-func (r *httpResponse) value() map[string]any {
+func (r *HTTPResponse) Value() map[string]any {
 	headers := make(map[string]any, len(r.Header))
 	for name, vals := range r.Header {
 		headers[strings.ToLower(name)] = strings.Join(vals, ", ")
@@ -149,17 +158,17 @@ func (r *httpResponse) value() map[string]any {
 	return map[string]any{"status": r.Status, "headers": headers, "body": r.Body}
 }
 
-// sendHTTP makes one attempt: it sends r, reads the response and maps an
+// SendHTTP makes one attempt: it sends r, reads the response and maps an
 // error status (401/403, 404, 429, other 4xx, 5xx) and a transport failure
 // to an *Error of the right kind.
-func sendHTTP(ctx context.Context, c *Call, r *httpRequest) (*httpResponse, error) {
+func SendHTTP(ctx context.Context, c *Call, r *HTTPRequest) (*HTTPResponse, error) {
 	var body io.Reader
 	if r.Body != nil {
 		body = bytes.NewReader(r.Body)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL.String(), body)
 	if err != nil {
-		return nil, Wrap(ToolExecutionError, err, fmt.Sprintf("%s: cannot build the request: %v", r.where(), httpUnwrapURLError(err)))
+		return nil, Wrap(ToolExecutionError, err, fmt.Sprintf("%s: cannot build the request: %v", r.Where(), httpUnwrapURLError(err)))
 	}
 	for name, vals := range r.headers() {
 		if strings.EqualFold(name, "Host") {
@@ -185,11 +194,11 @@ func sendHTTP(ctx context.Context, c *Call, r *httpRequest) (*httpResponse, erro
 	cut := int64(len(raw)) > limit
 	if cut {
 		if resp.StatusCode < 400 {
-			return nil, &Error{Kind: ToolExecutionError, Status: resp.StatusCode, Message: fmt.Sprintf("%s: the response body is larger than the %d MiB limit; ask for less data (a narrower query, a smaller page)", r.where(), httpMaxBody>>20)}
+			return nil, &Error{Kind: ToolExecutionError, Status: resp.StatusCode, Message: fmt.Sprintf("%s: the response body is larger than the %d MiB limit; ask for less data (a narrower query, a smaller page)", r.Where(), httpMaxBody>>20)}
 		}
 		raw = raw[:limit] // only the start of an error body is reported
 	}
-	out := &httpResponse{Status: resp.StatusCode, Header: resp.Header, Body: httpDecodeBody(resp.Header.Get("Content-Type"), raw)}
+	out := &HTTPResponse{Status: resp.StatusCode, Header: resp.Header, Body: httpDecodeBody(resp.Header.Get("Content-Type"), raw)}
 	if resp.StatusCode >= 400 {
 		return nil, httpStatusError(r, out, raw, cut)
 	}
@@ -233,12 +242,12 @@ func httpDecodeBody(contentType string, raw []byte) any {
 
 // httpStatusError maps an error status to its kind, with a message that names
 // the request and the server's own explanation when it gave one.
-func httpStatusError(r *httpRequest, resp *httpResponse, raw []byte, cut bool) *Error {
+func httpStatusError(r *HTTPRequest, resp *HTTPResponse, raw []byte, cut bool) *Error {
 	status := strconv.Itoa(resp.Status)
 	if text := http.StatusText(resp.Status); text != "" {
 		status += " " + text
 	}
-	msg := r.where() + ": " + status
+	msg := r.Where() + ": " + status
 	if m := httpServerMessage(resp.Body); m != "" {
 		msg += ": " + m
 	}
@@ -361,9 +370,9 @@ func httpRetryAfter(v string, now time.Time) (time.Duration, bool) {
 
 // httpTransportError maps a failure to get a response. The deadline is checked
 // first: a dial or read cut short by it is a timeout, not a network error.
-func httpTransportError(ctx context.Context, r *httpRequest, err error) *Error {
+func httpTransportError(ctx context.Context, r *HTTPRequest, err error) *Error {
 	inner := httpUnwrapURLError(err) // url.Error repeats the full URL, query included
-	where := r.where()
+	where := r.Where()
 	hint := r.TimeoutHint
 	if hint == "" {
 		hint = "raise runtime.timeout or pass --timeout"
@@ -408,9 +417,9 @@ func httpUnwrapURLError(err error) error {
 	return err
 }
 
-// httpCheckURL accepts only absolute http and https URLs: anything else
+// CheckHTTPURL accepts only absolute http and https URLs: anything else
 // would fail later with a less helpful message from net/http.
-func httpCheckURL(raw string) (*url.URL, error) {
+func CheckHTTPURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a valid URL: %v", raw, httpUnwrapURLError(err))
@@ -421,8 +430,8 @@ func httpCheckURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// httpCheckHeader rejects what net/http would refuse, naming the header.
-func httpCheckHeader(name, value string) error {
+// CheckHTTPHeader rejects what net/http would refuse, naming the header.
+func CheckHTTPHeader(name, value string) error {
 	if name == "" || strings.ContainsAny(name, " \t\r\n:") {
 		return fmt.Errorf("header name %q is not valid", name)
 	}
@@ -433,7 +442,7 @@ func httpCheckHeader(name, value string) error {
 }
 
 // buildHTTPEntry expands an http entry's templates into the request.
-func buildHTTPEntry(c *Call) (*httpRequest, error) {
+func buildHTTPEntry(c *Call) (*HTTPRequest, error) {
 	e := c.Tool.Entry
 	t := NewTemplate(c)
 	method := strings.ToUpper(strings.TrimSpace(e.Method))
@@ -464,7 +473,7 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 		if err != nil {
 			return nil, err
 		}
-		httpAppendQuery(&query, k, v)
+		AppendHTTPQuery(&query, k, v)
 	}
 
 	header := http.Header{}
@@ -479,7 +488,7 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 			continue // an absent optional parameter: no header rather than an empty one
 		}
 		text := ValueText(v)
-		if err := httpCheckHeader(name, text); err != nil {
+		if err := CheckHTTPHeader(name, text); err != nil {
 			return nil, Errorf(ToolExecutionError, "entry.headers: %v; fix the tool file or the parameter value", err)
 		}
 		header.Add(name, text)
@@ -500,7 +509,7 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 		switch {
 		case !httpMethodHasBody(method):
 			for _, name := range rest {
-				httpAppendQuery(&query, name, c.Input[name])
+				AppendHTTPQuery(&query, name, c.Input[name])
 			}
 		case e.Body == nil:
 			obj := spec.NewMap(len(rest))
@@ -521,7 +530,7 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 	if query != "" {
 		rawURL += "?" + query
 	}
-	u, err := httpCheckURL(rawURL)
+	u, err := CheckHTTPURL(rawURL)
 	if err != nil {
 		return nil, Errorf(ToolExecutionError, "entry.url expands to %v; check the url in the tool file and the parameters it uses", err)
 	}
@@ -530,7 +539,7 @@ func buildHTTPEntry(c *Call) (*httpRequest, error) {
 		// which a server may echo
 		c.Secrets.Add(base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + pass)))
 	}
-	return &httpRequest{Method: method, URL: u, Header: header, Body: body}, nil
+	return &HTTPRequest{Method: method, URL: u, Header: header, Body: body}, nil
 }
 
 // httpMethodHasBody tells whether leftovers go to a body rather than the query.
@@ -553,7 +562,7 @@ func (httpExecutor) Check(c *Call) error {
 func httpDefinitionCheck(t *Template) error {
 	e := t.Call.Tool.Entry
 	if e == nil || strings.TrimSpace(e.URL) == "" {
-		return definitionErrorf("/entry", "an http entry needs entry.url: the absolute http or https URL to call, {param} placeholders allowed (url: https://api.example.com/v1/items/{id})")
+		return DefinitionErrorf("/entry", "an http entry needs entry.url: the absolute http or https URL to call, {param} placeholders allowed (url: https://api.example.com/v1/items/{id})")
 	}
 	if err := httpUnknownPlaceholders(t); err != nil {
 		return err
@@ -583,7 +592,7 @@ func httpDefinitionCheck(t *Template) error {
 func httpFixedPart(t *Template, p tmpl.Part, what string) error {
 	for _, ref := range tmpl.Params(p.Text) {
 		if t.isParam(ref.Name) && !t.trusted(ref.Name) {
-			return definitionErrorf("/entry/url", "entry.url takes its %s from parameter %q, so a caller could send the request, with the tool's headers and credentials, anywhere; write it in the tool file, use ${ENV}, or bind the parameter (bind: {%s: {env: ...}})", what, ref.Name, ref.Name)
+			return DefinitionErrorf("/entry/url", "entry.url takes its %s from parameter %q, so a caller could send the request, with the tool's headers and credentials, anywhere; write it in the tool file, use ${ENV}, or bind the parameter (bind: {%s: {env: ...}})", what, ref.Name, ref.Name)
 		}
 	}
 	return nil
@@ -603,7 +612,7 @@ func httpUnknownPlaceholders(t *Template) error {
 			if s := spec.Suggest(ref.Name, inputProps(t.Call.Tool).Keys()); s != "" {
 				hint = fmt.Sprintf("did you mean {%s}?", s)
 			}
-			return definitionErrorf(ptr, "%s: {%s} names no parameter of the tool, so it would be sent as written; %s", where, ref.Name, hint)
+			return DefinitionErrorf(ptr, "%s: {%s} names no parameter of the tool, so it would be sent as written; %s", where, ref.Name, hint)
 		}
 		return nil
 	}
@@ -811,9 +820,9 @@ func httpExpandEscaped(t *Template, s string, esc func(string) string) (string, 
 	return b.String(), nil
 }
 
-// httpAppendQuery adds name=value pairs: nothing for null, one pair per item
+// AppendHTTPQuery adds name=value pairs: nothing for null, one pair per item
 // for a list, the value's text otherwise.
-func httpAppendQuery(query *string, name string, v any) {
+func AppendHTTPQuery(query *string, name string, v any) {
 	var vals []any
 	switch v := v.(type) {
 	case nil:
@@ -852,7 +861,7 @@ func httpExpandBody(t *Template, body any, contentType string) ([]byte, string, 
 				if err != nil || v == nil {
 					return nil, "", err
 				}
-				return httpEncodeBody(v, contentType)
+				return EncodeHTTPBody(v, contentType)
 			}
 		}
 		var text string
@@ -872,20 +881,20 @@ func httpExpandBody(t *Template, body any, contentType string) ([]byte, string, 
 		if err != nil {
 			return nil, "", err
 		}
-		return httpEncodeBody(v, contentType)
+		return EncodeHTTPBody(v, contentType)
 	}
 }
 
-// httpEncodeBody encodes a value: a string as text, a mapping as a form when
+// EncodeHTTPBody encodes a value: a string as text, a mapping as a form when
 // the Content-Type asks for one, anything else as JSON.
-func httpEncodeBody(v any, contentType string) ([]byte, string, error) {
+func EncodeHTTPBody(v any, contentType string) ([]byte, string, error) {
 	if s, ok := v.(string); ok {
 		return []byte(s), httpTextType(s), nil
 	}
 	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/x-www-form-urlencoded" {
 		var form string
-		for _, kv := range httpPairs(v) {
-			httpAppendQuery(&form, kv.name, kv.value)
+		for _, kv := range HTTPPairs(v) {
+			AppendHTTPQuery(&form, kv.Name, kv.Value)
 		}
 		return []byte(form), "", nil
 	}
@@ -956,28 +965,29 @@ func httpJSONEscape(s string) string {
 	return string(raw[1 : len(raw)-1])
 }
 
-type httpPair struct {
-	name  string
-	value any
+// HTTPPair is one member of an object of query parameters or headers.
+type HTTPPair struct {
+	Name  string
+	Value any
 }
 
-// httpPairs lists an object's members: a *spec.Map in its order, a
+// HTTPPairs lists an object's members: a *spec.Map in its order, a
 // Go map sorted by key so that requests are the same on every run.
-func httpPairs(v any) []httpPair {
+func HTTPPairs(v any) []HTTPPair {
 	switch m := v.(type) {
 	case *spec.Map:
-		out := make([]httpPair, 0, m.Len())
+		out := make([]HTTPPair, 0, m.Len())
 		for i := range m.Len() {
 			k, x := m.At(i)
-			out = append(out, httpPair{k, x})
+			out = append(out, HTTPPair{k, x})
 		}
 		return out
 	case map[string]any:
-		out := make([]httpPair, 0, len(m))
+		out := make([]HTTPPair, 0, len(m))
 		for k, x := range m {
-			out = append(out, httpPair{k, x})
+			out = append(out, HTTPPair{k, x})
 		}
-		sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 		return out
 	}
 	return nil

@@ -53,7 +53,7 @@ func htExec(t *testing.T, c *Call) (any, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	exec, ok := ExecutorFor(c.Tool.EntryKind())
+	exec, ok := Executors()[c.Tool.EntryKind()]
 	if !ok {
 		t.Fatalf("no executor for %q", c.Tool.EntryKind())
 	}
@@ -524,7 +524,7 @@ parameters:
     title: {type: string}
 `)
 	c := htCall(t, tool, `{"title": "T"}`, map[string]string{"TOKEN": "tok-secret"})
-	exec, _ := ExecutorFor(spec.EntryHTTP)
+	exec := Executors()[spec.EntryHTTP]
 	planner, ok := exec.(Planner)
 	if !ok {
 		t.Fatal("the http executor is not a Planner")

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"time"
-
-	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // jsExecutor runs `entry.type: javascript` in goja (package jsvm): a fresh
@@ -21,7 +19,8 @@ import (
 // stopped without harm to the process that made it: serve runs many calls.
 type jsExecutor struct{}
 
-func init() { Register(spec.EntryJavaScript, jsExecutor{}) }
+// limitsMemory: the code runs under the memory limit unless it is unlimited.
+func (jsExecutor) limitsMemory(p Policy) bool { return p.Memory > 0 }
 
 func (jsExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	src, name, err := jsSource(c)
@@ -46,19 +45,19 @@ func jsSource(c *Call) (src, name string, err error) {
 	e := c.Tool.Entry
 	switch {
 	case e == nil:
-		return "", "", definitionErrorf("", "the tool has no entry; a javascript entry needs code or file")
+		return "", "", DefinitionErrorf("", "the tool has no entry; a javascript entry needs code or file")
 	case e.Code != "":
 		return e.Code, "entry.code", nil
 	case e.File != "":
 		data, err := os.ReadFile(c.Path(e.File))
 		if err != nil {
-			e := definitionErrorf("/entry/file", "cannot read entry.file %q (%v); the path is relative to the tool file's directory", e.File, jsPathErr(err))
+			e := DefinitionErrorf("/entry/file", "cannot read entry.file %q (%v); the path is relative to the tool file's directory", e.File, jsPathErr(err))
 			e.Err = err
 			return "", "", e
 		}
 		return string(data), e.File, nil
 	}
-	return "", "", definitionErrorf("/entry", "a javascript entry needs entry.code (the source) or entry.file (a .js file next to the tool file) defining function execute(input)")
+	return "", "", DefinitionErrorf("/entry", "a javascript entry needs entry.code (the source) or entry.file (a .js file next to the tool file) defining function execute(input)")
 }
 
 func jsPathErr(err error) error {

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolctl/toolctl/pkg/internal/proc"
 	"github.com/toolctl/toolctl/pkg/run/internal/jsvm"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -95,7 +96,7 @@ func jsStartWorker() (*jsWorker, error) {
 	// thread would reserve 64 MiB of the capped address space. No
 	// goroutine dump on a fatal error.
 	cmd.Env = append(os.Environ(), "GOMAXPROCS=2", "GOTRACEBACK=none", "MALLOC_ARENA_MAX=1")
-	setpgid(cmd) // out of reach of a terminal's ^C: toolctl ends the call
+	proc.Setpgid(cmd) // out of reach of a terminal's ^C: toolctl ends the call
 	w := &jsWorker{cmd: cmd, lines: make(chan jsLine, 16), stderr: &procBuffer{max: 16 << 10}, exited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	if w.stdin, err = cmd.StdinPipe(); err != nil {
@@ -243,7 +244,7 @@ func jsCallWorker(ctx context.Context, c *Call, src, name string) (any, error) {
 	if err != nil {
 		return nil, Wrap(ToolExecutionError, err, "cannot encode the input as JSON: "+err.Error())
 	}
-	req := jsvm.Request{Name: name, Source: src, Input: input, Memory: c.memoryLimit()}
+	req := jsvm.Request{Name: name, Source: src, Input: input, Memory: c.memoryLimit(jsExecutor{})}
 	if dl, ok := ctx.Deadline(); ok {
 		req.Deadline = dl.UnixNano()
 	}

@@ -1,36 +1,5 @@
-// Research note: MCP protocol versions in github.com/modelcontextprotocol/go-sdk
-// v1.8.0 (read from mcp/shared.go, client.go, server.go, streamable.go).
-//
-// The SDK knows five versions, newest first (mcp.SupportedProtocolVersions):
-// 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05.
-//
-// Client, by default (ClientSessionOptions.ProtocolVersion empty): it offers
-// the latest, 2026-07-28 (SEP-2575, stateless), by sending `server/discover`
-// instead of `initialize`. If the server answers with
-// CodeUnsupportedProtocolVersion and a list of versions, it retries discover
-// with the newest common version >= 2026-07-28; on any other failure it falls
-// back to the legacy `initialize` handshake offering 2025-11-25, and accepts
-// whatever version of the five the server answers with (anything else fails
-// with "unsupported protocol version"). Under 2026-07-28 every request
-// carries _meta protocolVersion/clientInfo/clientCapabilities, there is no
-// standalone GET SSE stream, and list_changed arrives only through
-// `subscriptions/listen`. With ProtocolVersion set below 2026-07-28 the client
-// skips discover and sends initialize with that version.
-//
-// Server: the legacy initialize answers with the client's version when it is
-// supported and older than 2026-07-28, else with the newest supported legacy
-// version (2025-11-25 when ServerOptions.SupportedProtocolVersions lists only
-// 2026-07-28 or later). server/discover is served over stdio and over
-// Streamable HTTP only when StreamableHTTPOptions.Stateless is set (a
-// stateful HTTP transport serves the legacy versions only). An HTTP request
-// without an MCP-Protocol-Version header is taken to be 2025-03-26; a header
-// naming an unsupported legacy version gets 400.
-//
-// toolctl pins the client to 2025-11-25 (mcpProtocolVersion): one initialize
-// round trip that every server generation answers, whereas discover is a
-// method older servers do not know; a server that ignores unknown methods
-// instead of answering with an error would hang the call until its timeout.
-// A one-shot tools/call gains nothing from the stateless protocol.
+// The MCP client shared with import (the protocol version offered, the
+// stdio server process, failure classification) is in pkg/mcpclient.
 
 package run
 
@@ -41,10 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
-	"os"
-	"os/exec"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -55,26 +21,29 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolctl/toolctl/pkg/mcpclient"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
-const (
-	// mcpProtocolVersion is the version offered in initialize (see the note
-	// at the top of this file).
-	mcpProtocolVersion = "2025-11-25"
-	// mcpStopGrace is how long a stdio server may take to exit once its
-	// stdin is closed before its process group is killed.
-	mcpStopGrace = 2 * time.Second
-	// mcpListTimeout bounds the tools/list made to explain an unknown tool.
-	mcpListTimeout = 2 * time.Second
-)
-
-func init() { Register(spec.EntryMCP, mcpExecutor{}) }
+// mcpListTimeout bounds the tools/list made to explain an unknown tool.
+const mcpListTimeout = 2 * time.Second
 
 // mcpExecutor calls one tool on an MCP server: a subprocess speaking stdio
 // (entry.server is a command line or a list) or a Streamable HTTP endpoint
 // (entry.server is an http(s) URL). Each call opens its own session.
 type mcpExecutor struct{}
+
+// Networked: the server may be remote, and a stdio server is a program
+// toolctl does not know to be deterministic.
+func (mcpExecutor) Networked(*spec.Tool) bool { return true }
+
+// Method: a tools/call has no HTTP method of its own; it is retried like
+// any idempotent call.
+func (mcpExecutor) Method(*Call) string { return "" }
+
+// limitsMemory: a stdio server runs under the memory limit only when one
+// was set (runtime.memory, --memory, run.memory), not by default.
+func (mcpExecutor) limitsMemory(p Policy) bool { return p.Memory > 0 && p.MemoryFrom != "" }
 
 // mcpTarget is an entry resolved for one call: ${ENV} expanded, the command
 // line split.
@@ -94,19 +63,13 @@ func (t *mcpTarget) server() string {
 	return strconv.Quote(t.argv[0])
 }
 
-// IsHTTPURL tells an MCP server URL (Streamable HTTP) from a command line.
-func IsHTTPURL(s string) bool {
-	l := strings.ToLower(s)
-	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
-}
-
 // mcpTargetFor resolves the entry. Only ${ENV} placeholders are expanded:
 // the input goes to the server as the call's arguments, never into the
 // command that starts it.
 func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	e := c.Tool.Entry
 	if e == nil {
-		return nil, definitionErrorf("", "the tool has no entry; add entry: {type: mcp, server: ..., tool: ...}")
+		return nil, DefinitionErrorf("", "the tool has no entry; add entry: {type: mcp, server: ..., tool: ...}")
 	}
 	tpl := &Template{
 		Call:  &Call{Getenv: c.Getenv, Secrets: c.Secrets},
@@ -119,9 +82,9 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 	}
 	server := strings.TrimSpace(e.Server)
 	switch {
-	case IsHTTPURL(server):
+	case mcpclient.IsHTTPURL(server):
 		if len(e.ServerArgs) > 0 {
-			return nil, definitionErrorf("/entry/server", "entry.server is a URL, so it takes no arguments; give either a URL or a command")
+			return nil, DefinitionErrorf("/entry/server", "entry.server is a URL, so it takes no arguments; give either a URL or a command")
 		}
 		u, err := tpl.Expand(server, nil)
 		if err != nil {
@@ -148,14 +111,14 @@ func mcpTargetFor(c *Call) (*mcpTarget, error) {
 			t.argv = slices.Clone(e.ServerArgs)
 		}
 	case server != "":
-		argv, err := splitCommandLine(server)
+		argv, err := mcpclient.SplitCommandLine(server)
 		if err != nil {
-			return nil, definitionErrorf("/entry/server", "entry.server: %v; fix the quoting or write the command as a list", err)
+			return nil, DefinitionErrorf("/entry/server", "entry.server: %v; fix the quoting or write the command as a list", err)
 		}
 		t.argv = argv
 	}
 	if len(t.argv) == 0 || t.argv[0] == "" {
-		return nil, definitionErrorf("/entry", "entry.server is empty; set it to the command that starts the MCP server (e.g. \"uvx mcp-server-fetch\") or to its http(s) URL")
+		return nil, DefinitionErrorf("/entry", "entry.server is empty; set it to the command that starts the MCP server (e.g. \"uvx mcp-server-fetch\") or to its http(s) URL")
 	}
 	for i, a := range t.argv {
 		x, err := tpl.Expand(a, nil)
@@ -218,7 +181,7 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &mcpCall{target: t, timeout: c.Timeout}
+	x := &mcpCall{target: t, timeout: c.Timeout, call: c}
 	tap := &mcpTap{}
 	var transport mcp.Transport
 	if t.url != "" {
@@ -233,15 +196,15 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		// messages, and some servers answer that GET wrongly.
 		transport = &mcp.StreamableClientTransport{Endpoint: t.url, HTTPClient: &hc, DisableStandaloneSSE: true}
 	} else {
-		p, err := startMCPServer(ctx, c, t.argv)
+		p, err := mcpclient.Start(ctx, t.argv, c.Dir, c.Stderr, c.memoryLimit(mcpExecutor{}))
 		if err != nil {
-			return nil, err
+			return nil, mcpStartError(err)
 		}
 		x.proc = p
-		defer p.stop()
+		defer p.Stop()
 		transport = &mcp.IOTransport{
-			Reader: &tapReader{ReadCloser: p.stdoutR, lines: lineTap{see: tap.received}},
-			Writer: &tapWriter{WriteCloser: p.stdinW, lines: lineTap{see: tap.sent}},
+			Reader: &tapReader{ReadCloser: p.Stdout(), lines: lineTap{see: tap.received}},
+			Writer: &tapWriter{WriteCloser: p.Stdin(), lines: lineTap{see: tap.sent}},
 		}
 	}
 
@@ -249,11 +212,11 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		// toolctl offers no roots, sampling or elicitation.
 		Capabilities: &mcp.ClientCapabilities{},
 	})
-	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpProtocolVersion})
+	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
 	if err != nil {
 		return nil, x.fail(ctx, err, nil)
 	}
-	defer CloseMCPSession(session)
+	defer mcpclient.CloseSession(session)
 
 	args, err := MarshalJSON(c.Input)
 	if err != nil {
@@ -268,20 +231,6 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		return nil, x.fail(ctx, err, session)
 	}
 	return mcpResult(t, res, tap.result())
-}
-
-// CloseMCPSession closes gracefully, but never lets a stuck close outlive
-// the call: the stdio server is killed by stop() anyway.
-func CloseMCPSession(s *mcp.ClientSession) {
-	done := make(chan struct{})
-	go func() {
-		_ = s.Close()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(mcpStopGrace):
-	}
 }
 
 func toolctlVersion() string {
@@ -345,8 +294,9 @@ func jsonValue(v any) (any, error) {
 // mcpCall is what error classification needs to know about a call.
 type mcpCall struct {
 	target  *mcpTarget
-	timeout time.Duration    // the attempt's timeout, for messages (0: unknown)
-	proc    *mcpProc         // stdio
+	timeout time.Duration     // the attempt's timeout, for messages (0: unknown)
+	proc    *mcpclient.Server // stdio
+	call    *Call
 	rec     *mcpHTTPRecorder // http
 }
 
@@ -376,21 +326,50 @@ func (x *mcpCall) fail(ctx context.Context, err error, session *mcp.ClientSessio
 	}
 	// before JSON-RPC errors: the SDK wraps a failed request in its own
 	// "rejected by transport" JSON-RPC error
-	if x.rec != nil && IsNetworkError(err) {
-		return &Error{Kind: NetworkError, Message: fmt.Sprintf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", t.url, RootCause(err)), Err: err}
+	if x.rec != nil && mcpclient.IsNetworkError(err) {
+		return &Error{Kind: NetworkError, Message: fmt.Sprintf("cannot reach the MCP server at %s: %v; check the URL and that the server is running", t.url, mcpclient.RootCause(err)), Err: err}
 	}
-	if werr := ServerRPCError(err); werr != nil {
+	if werr := mcpclient.ServerRPCError(err); werr != nil {
 		if session == nil {
 			return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("the MCP server %s rejected the initialize handshake: %s (JSON-RPC error %d)", t.server(), werr.Message, werr.Code), Err: err}
 		}
 		return x.rejected(ctx, session, werr)
 	}
 	if x.proc != nil {
-		if e := x.proc.exitError(t, what, err); e != nil {
+		if e := x.exitError(what, err); e != nil {
 			return e
 		}
 	}
 	return x.withStderr(&Error{Kind: ToolExecutionError, Message: fmt.Sprintf("%s with the MCP server %s failed: %v", what, t.server(), err), Err: err})
+}
+
+// exitError reports a stdio server that exited before answering; nil when
+// it is still running.
+func (x *mcpCall) exitError(what string, err error) *Error {
+	ee := x.proc.ExitError(what, err)
+	switch {
+	case ee == nil:
+		return nil
+	case ee.MemoryExceeded:
+		return memoryError(x.call, "the MCP server "+ee.Server, ee.Peak)
+	case ee.Start != nil:
+		return mcpStartError(ee.Start)
+	}
+	e := &Error{Kind: ToolExecutionError, Message: ee.Error(), Err: err}
+	if ee.Tail != "" {
+		e.Detail = ee.Tail
+	}
+	return e
+}
+
+// mcpStartError is a server that could not be started (a
+// *mcpclient.StartError) as an *Error.
+func mcpStartError(err error) *Error {
+	var se *mcpclient.StartError
+	if errors.As(err, &se) {
+		return &Error{Kind: ToolExecutionError, Message: se.Error(), Err: se.Err}
+	}
+	return Wrap(ToolExecutionError, err, err.Error())
 }
 
 // rejected explains a JSON-RPC error answering tools/call. Servers report an
@@ -432,7 +411,7 @@ func (x *mcpCall) rejected(ctx context.Context, session *mcp.ClientSession, werr
 // withStderr adds a stdio server's stderr tail as the error's detail.
 func (x *mcpCall) withStderr(e *Error) *Error {
 	if x.proc != nil && e.Detail == nil {
-		if tail := x.proc.tail.raw(); tail != "" {
+		if tail := x.proc.StderrTail(); tail != "" {
 			e.Detail = tail
 		}
 	}
@@ -519,264 +498,4 @@ func (r *mcpHTTPRecorder) httpError(t *mcpTarget, err error) *Error {
 		return nil
 	}
 	return e
-}
-
-// mcpProc is a stdio MCP server. The pipes are os.Pipe files rather than
-// exec's StdoutPipe, so that Wait (run as soon as the process starts, to
-// notice an early exit) never closes stdout before the client has read it.
-type mcpProc struct {
-	cmd    *exec.Cmd
-	cancel context.CancelFunc // ends the process context: kills the group
-
-	stdinW  *os.File
-	stdoutR *os.File
-	stderrR *os.File
-
-	exited  chan struct{} // closed when Wait returns
-	waitErr error
-	report  procReport // the guard's, set before exited is closed
-	call    *Call
-	prog    string
-
-	tail       *procTail // passes stderr through and keeps its end
-	stderrDone chan struct{}
-}
-
-// startMCPServer starts argv in c.Dir, guarded (guardProc): when ctx
-// ends it is killed with every process it started, and a memory limit set
-// for the tool applies to them all.
-func startMCPServer(ctx context.Context, c *Call, argv []string) (*mcpProc, error) {
-	pctx, cancel := context.WithCancel(ctx)
-	cmd := exec.CommandContext(pctx, argv[0], argv[1:]...)
-	cmd.Dir = c.Dir
-	guard, err := guardProc(cmd, c.memoryLimit())
-	if err != nil {
-		cancel()
-		return nil, startError(argv[0], c.Dir, err)
-	}
-
-	var files []*os.File
-	closeAll := func() {
-		for _, f := range files {
-			_ = f.Close()
-		}
-	}
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err == nil {
-			files = append(files, r, w)
-		}
-		return r, w, err
-	}
-	stdinR, stdinW, err1 := pipe()
-	stdoutR, stdoutW, err2 := pipe()
-	stderrR, stderrW, err3 := pipe()
-	if err := errors.Join(err1, err2, err3); err != nil {
-		closeAll()
-		cancel()
-		return nil, Wrap(ToolExecutionError, err, "cannot create pipes for the MCP server: "+err.Error())
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
-	if err := cmd.Start(); err != nil {
-		guard.finish()
-		closeAll()
-		cancel()
-		return nil, startError(argv[0], c.Dir, err)
-	}
-	guard.started()
-	// The child has its own copies; ours would keep the pipes open.
-	_ = stdinR.Close()
-	_ = stdoutW.Close()
-	_ = stderrW.Close()
-
-	p := &mcpProc{
-		cmd: cmd, cancel: cancel,
-		stdinW: stdinW, stdoutR: stdoutR, stderrR: stderrR,
-		exited:     make(chan struct{}),
-		tail:       newProcTail(c.Stderr),
-		stderrDone: make(chan struct{}),
-		call:       c,
-		prog:       argv[0],
-	}
-	go func() {
-		p.waitErr = cmd.Wait()
-		p.report = guard.finish()
-		close(p.exited)
-	}()
-	// procTail never fails a write, so the copy drains stderr to its end
-	// and the server never blocks writing it.
-	go func() {
-		defer close(p.stderrDone)
-		_, _ = io.Copy(p.tail, p.stderrR)
-	}()
-	return p, nil
-}
-
-func startError(prog, dir string, err error) *Error {
-	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-		where := "in PATH"
-		if hasDir(prog) {
-			where = "at that path"
-		}
-		return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot start the MCP server: command %q not found %s; install it or fix entry.server", prog, where), Err: err}
-	}
-	if dir != "" {
-		if _, serr := os.Stat(dir); serr != nil {
-			return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot start the MCP server %q: its directory %s is not usable: %v", prog, dir, serr), Err: err}
-		}
-	}
-	return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("cannot start the MCP server %q: %v", prog, err), Err: err}
-}
-
-func (p *mcpProc) transport() mcp.Transport {
-	return &mcp.IOTransport{Reader: p.stdoutR, Writer: p.stdinW}
-}
-
-// stop ends the server: stdin closed (the stdio shutdown the MCP spec
-// asks for), then after a grace period the whole group killed; once the
-// leader has exited, what is left of its group is killed too, and the
-// stderr copy finishes before the call returns.
-func (p *mcpProc) stop() {
-	_ = p.stdinW.Close()
-	select {
-	case <-p.exited:
-	case <-time.After(mcpStopGrace):
-		p.cancel() // exec's Cancel: SIGKILL to the group
-		<-p.exited
-	}
-	p.cancel()
-	// Grandchildren outlive their leader; the group still exists while
-	// they do, so its id cannot have been reused.
-	if p.cmd.Cancel != nil {
-		_ = p.cmd.Cancel()
-	}
-	_ = p.stdoutR.Close()
-	select {
-	case <-p.stderrDone:
-	case <-time.After(time.Second):
-		_ = p.stderrR.Close() // a detached process still holds stderr
-		<-p.stderrDone
-	}
-	_ = p.stderrR.Close()
-}
-
-// exitError reports a server that exited before answering; nil when it is
-// still running. The exit is awaited briefly: the broken pipe is usually
-// seen before the exit status.
-func (p *mcpProc) exitError(t *mcpTarget, what string, err error) *Error {
-	select {
-	case <-p.exited:
-	case <-time.After(time.Second):
-		return nil
-	}
-	// stderr is complete once the copy has drained the pipe
-	select {
-	case <-p.stderrDone:
-	case <-time.After(200 * time.Millisecond):
-	}
-	if p.report.memoryExceeded {
-		return memoryError(p.call, "the MCP server "+t.server(), p.report.peak)
-	}
-	if p.report.startErr != nil {
-		return startError(p.prog, p.call.Dir, p.report.startErr)
-	}
-	status := "exit status 0"
-	if p.cmd.ProcessState != nil {
-		status = p.cmd.ProcessState.String()
-	}
-	msg := fmt.Sprintf("the MCP server %s exited (%s) during %s", t.server(), status, what)
-	tail := p.tail.raw()
-	if tail != "" {
-		msg += "; its stderr ends with: " + lastLines(tail, 5, 500)
-	} else {
-		msg += "; it wrote nothing to stderr: run the command by hand to see why"
-	}
-	e := &Error{Kind: ToolExecutionError, Message: msg, Err: err}
-	if tail != "" {
-		e.Detail = tail
-	}
-	return e
-}
-
-// lastLines returns at most n lines and max bytes of the end of s.
-func lastLines(s string, n, max int) string {
-	s = strings.TrimSpace(s)
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	s = strings.Join(lines, "\n")
-	if len(s) > max {
-		s = "…" + s[len(s)-max:]
-	}
-	return s
-}
-
-// splitCommandLine splits a command line into argv the way a POSIX shell
-// splits words, without running one: blanks separate words; '...' is
-// literal; "..." is literal except for \" \\ \$ \` and \newline; outside
-// quotes a backslash takes the next character literally. Nothing else is
-// special: no variables (${ENV} is expanded afterwards, in every word,
-// quoted or not), globs, pipes or redirections. On Windows, write paths
-// with backslashes in the list form of entry.server.
-func splitCommandLine(s string) ([]string, error) {
-	var args []string
-	var cur strings.Builder
-	inWord := false
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
-			if inWord {
-				args = append(args, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case ch == '\\':
-			if i+1 >= len(s) {
-				return nil, errors.New("the command line ends with a lone backslash")
-			}
-			i++
-			if s[i] != '\n' { // backslash-newline continues the line
-				cur.WriteByte(s[i])
-				inWord = true
-			}
-		case ch == '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return nil, errors.New("unterminated ' quote in the command line")
-			}
-			cur.WriteString(s[i+1 : i+1+end])
-			i += end + 1
-			inWord = true
-		case ch == '"':
-			inWord = true
-			closed := false
-			for i++; i < len(s); i++ {
-				c := s[i]
-				if c == '"' {
-					closed = true
-					break
-				}
-				if c == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
-					i++
-					if s[i] != '\n' {
-						cur.WriteByte(s[i])
-					}
-					continue
-				}
-				cur.WriteByte(c)
-			}
-			if !closed {
-				return nil, errors.New(`unterminated " quote in the command line`)
-			}
-		default:
-			cur.WriteByte(ch)
-			inWord = true
-		}
-	}
-	if inWord {
-		args = append(args, cur.String())
-	}
-	return args, nil
 }

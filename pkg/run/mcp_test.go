@@ -22,6 +22,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolctl/toolctl/pkg/mcpclient"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -220,7 +221,7 @@ func mcpExec(t *testing.T, ctx context.Context, c *Call) (any, error) {
 // mcpExecResult runs the call and returns its *MCPResult.
 func mcpExecResult(t *testing.T, ctx context.Context, c *Call) (*MCPResult, error) {
 	t.Helper()
-	e, ok := ExecutorFor(spec.EntryMCP)
+	e, ok := Executors()[spec.EntryMCP]
 	if !ok {
 		t.Fatal("no executor registered for mcp")
 	}
@@ -342,7 +343,7 @@ func TestMCPTimeoutKillsServer(t *testing.T) {
 	start := time.Now()
 	_, err := mcpExec(t, ctx, c)
 	wantMCPError(t, err, TimeoutError, "did not answer", `tools/call "sleep"`)
-	if d := time.Since(start); d > 3*time.Second+mcpStopGrace {
+	if d := time.Since(start); d > 3*time.Second+mcpclient.StopGrace {
 		t.Errorf("Execute returned %s after the call started; the deadline was 3s", d)
 	}
 	if runtime.GOOS == "windows" {
@@ -551,37 +552,6 @@ func TestMCPPlan(t *testing.T) {
 	c, _ = mcpTestCall(&spec.Entry{Server: "srv --token ${MCP_MISSING}"}, nil, env)
 	_, err = mcpExecutor{}.Plan(c)
 	wantMCPError(t, err, ValidationError, "MCP_MISSING")
-}
-
-func TestMCPSplitCommandLine(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-		err  bool
-	}{
-		{"uvx mcp-server-fetch", []string{"uvx", "mcp-server-fetch"}, false},
-		{"  npx  -y\t@scope/pkg  ", []string{"npx", "-y", "@scope/pkg"}, false},
-		{`a 'b c' "d e"`, []string{"a", "b c", "d e"}, false},
-		{`a "x\"y" 'it'\''s'`, []string{"a", `x"y`, "it's"}, false},
-		{`a "\n\$" b\ c`, []string{"a", `\n$`, "b c"}, false},
-		{`a '' ""`, []string{"a", "", ""}, false},
-		{`a --k=${TOKEN}`, []string{"a", "--k=${TOKEN}"}, false},
-		{"a \\\nb", []string{"a", "b"}, false},
-		{`a 'open`, nil, true},
-		{`a "open`, nil, true},
-		{`a \`, nil, true},
-		{"", nil, false},
-	}
-	for _, tt := range tests {
-		got, err := splitCommandLine(tt.in)
-		if (err != nil) != tt.err {
-			t.Errorf("%q: error %v, want error %v", tt.in, err, tt.err)
-			continue
-		}
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
-		}
-	}
 }
 
 func TestMCPEmptyServer(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolctl/toolctl/pkg/internal/proc"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -28,7 +29,9 @@ var pythonRunner string
 // prints cannot reach.
 type pythonExecutor struct{}
 
-func init() { Register(spec.EntryPython, pythonExecutor{}) }
+// limitsMemory: the interpreter runs under the memory limit unless it is
+// unlimited.
+func (pythonExecutor) limitsMemory(p Policy) bool { return p.Memory > 0 }
 
 // pythonSetup is what a python call needs, resolved from the entry.
 type pythonSetup struct {
@@ -44,10 +47,10 @@ type pythonSetup struct {
 func pythonResolve(c *Call) (*pythonSetup, error) {
 	e := c.Tool.Entry
 	if e == nil || e.Module == "" {
-		return nil, definitionErrorf("/entry", "a python entry needs entry.module (the module to import, e.g. slugify for slugify.py) and entry.function")
+		return nil, DefinitionErrorf("/entry", "a python entry needs entry.module (the module to import, e.g. slugify for slugify.py) and entry.function")
 	}
 	if e.Function == "" {
-		return nil, definitionErrorf("/entry", "a python entry needs entry.function: the function of module %s to call with the input", e.Module)
+		return nil, DefinitionErrorf("/entry", "a python entry needs entry.function: the function of module %s to call with the input", e.Module)
 	}
 	s := &pythonSetup{module: e.Module, function: e.Function}
 	switch {
@@ -95,7 +98,7 @@ func (pythonExecutor) Check(c *Call) error {
 			if err != nil {
 				why = "does not exist"
 			}
-			return definitionErrorf("/entry/path", "entry.path %q (%s) %s; it names the directory holding %s.py, relative to the tool file", e.Path, s.shown, why, strings.ReplaceAll(e.Module, ".", "/"))
+			return DefinitionErrorf("/entry/path", "entry.path %q (%s) %s; it names the directory holding %s.py, relative to the tool file", e.Path, s.shown, why, strings.ReplaceAll(e.Module, ".", "/"))
 		}
 	}
 	if e := c.Tool.Entry; e.Interpreter != "" {
@@ -182,9 +185,9 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The working directory stays the caller's: paths the agent passes are
 	// relative to it; imports use entry.path, not the working directory.
 	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8")
-	p := runProc(c, cmd, stdin, s.interp)
-	if p.memoryExceeded {
-		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.peak)
+	p := runProc(c, cmd, stdin, s.interp, c.memoryLimit(pythonExecutor{}))
+	if p.MemoryExceeded {
+		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.Peak)
 	}
 	if p.err != nil && ctx.Err() != nil {
 		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s.%s was still running; %s", s.module, s.function, p.killed))
@@ -216,7 +219,7 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 }
 
 // noResult explains a run that produced no result document.
-func (s *pythonSetup) noResult(err error, stderr *procTail) error {
+func (s *pythonSetup) noResult(err error, stderr *proc.Tail) error {
 	if err == nil {
 		err = errors.New("no result document")
 	}
@@ -238,7 +241,7 @@ func (s *pythonSetup) noResult(err error, stderr *procTail) error {
 	if strings.Contains(tail, `File "<string>"`) {
 		hint = "; toolctl's python runner itself failed: " + s.interp + " must be Python 3.7 or newer"
 	}
-	e := Wrap(ToolExecutionError, err, what+stderr.lastLine()+hint)
+	e := Wrap(ToolExecutionError, err, what+stderr.LastLine()+hint)
 	if tail != "" {
 		e.Detail = tail
 	}
@@ -338,10 +341,10 @@ func (s *pythonSetup) toolError(em *spec.Map) error {
 // nearest the error and the exception line), at most 4 KB.
 func pythonTracebackTail(tb string) string {
 	tb = strings.TrimRight(tb, "\n")
-	if len(tb) <= procTailBytes {
+	if len(tb) <= proc.TailBytes {
 		return tb
 	}
-	cut := tb[len(tb)-procTailBytes:]
+	cut := tb[len(tb)-proc.TailBytes:]
 	if i := strings.IndexByte(cut, '\n'); i >= 0 {
 		cut = cut[i+1:]
 	}

@@ -1,5 +1,5 @@
-// Package run executes one tool as an agent runtime would (README,
-// "Running a tool"): bound parameters and defaults are
+// Package run executes one tool as an agent runtime would (README "Running
+// a tool"): bound parameters and defaults are
 // filled, the input is validated against the input schema before anything
 // runs, the entry's executor makes each attempt under a deadline, and
 // retryable failures are retried with backoff. Executors (one file each)
@@ -66,9 +66,12 @@ type Runner struct {
 	// jitter returns a number in [0, 1); tests replace it.
 	jitter func() float64
 
+	// Executors are the executors by entry.type; nil means Executors(),
+	// which lacks the builtin type: builtin.Executors() (pkg/run/builtin)
+	// is the table with every type.
+	Executors map[string]Executor
+
 	schemas sync.Map // *spec.Tool → *compiled
-	// executors replaces the registered executors (tests).
-	executors map[string]Executor
 }
 
 // Result is a successful call.
@@ -125,7 +128,7 @@ type Policy struct {
 // PolicyFor returns t's policy: the runner's overrides, then the tool's
 // runtime section, then the defaults.
 func (r *Runner) PolicyFor(t *spec.Tool) Policy {
-	p := Policy{Timeout: DefaultTimeout, Retries: defaultRetries(t), RetryDelay: DefaultRetryDelay, MaxDelay: DefaultMaxDelay, Exponential: true}
+	p := Policy{Timeout: DefaultTimeout, Retries: r.defaultRetries(t), RetryDelay: DefaultRetryDelay, MaxDelay: DefaultMaxDelay, Exponential: true}
 	if r.BaseTimeout > 0 {
 		p.Timeout = r.BaseTimeout
 	}
@@ -175,29 +178,11 @@ func (r *Runner) PolicyFor(t *spec.Tool) Policy {
 	return p
 }
 
-// limitsMemory tells whether calls of an entry kind run under the memory
-// limit: javascript, python and command always (unless it is unlimited),
-// a stdio mcp server only when the limit was set rather than defaulted.
-func limitsMemory(kind string, p Policy) bool {
-	switch kind {
-	case spec.EntryJavaScript, spec.EntryPython, spec.EntryCommand:
-		return p.Memory > 0
-	case spec.EntryMCP:
-		return p.Memory > 0 && p.MemoryFrom != ""
-	}
-	return false
-}
-
-// defaultRetries is DefaultRetries for tools that go over the network and
-// 0 for local code (javascript, python, command, local builtins): running a
-// deterministic program again after it failed or hung rarely helps and
-// triples the wait.
-func defaultRetries(t *spec.Tool) int {
-	switch t.EntryKind() {
-	case spec.EntryHTTP, spec.EntryMCP:
-		return DefaultRetries
-	case spec.EntryBuiltin:
-		if h := t.Entry.Handler; h == "http_request" || h == "llm_call" {
+// defaultRetries is DefaultRetries for tools whose executor goes over the
+// network (see Network) and 0 for local code.
+func (r *Runner) defaultRetries(t *spec.Tool) int {
+	if x, err := r.executor(t); err == nil {
+		if n, ok := x.(Network); ok && n.Networked(t) {
 			return DefaultRetries
 		}
 	}
@@ -295,7 +280,8 @@ func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*
 	p := r.PolicyFor(t)
 	c.Timeout = p.Timeout
 	c.Memory, c.MemoryFrom = p.Memory, p.MemoryFrom
-	retryable := p.NonIdempotent || idempotent(c)
+	method := callMethod(exec, c)
+	retryable := p.NonIdempotent || idempotent(method)
 	for attempt := 1; ; attempt++ {
 		r.emit(Event{Type: EventStart, Tool: t.Name, Attempt: attempt, Elapsed: time.Since(start)})
 		value, err := r.attempt(ctx, exec, c, p.Timeout)
@@ -307,7 +293,7 @@ func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*
 		e := r.finishErr(c, err, attempt)
 		if attempt > p.Retries || !e.Kind.Retryable() || !retryable || ctx.Err() != nil {
 			if e.Kind.Retryable() && !retryable && p.Retries > 0 {
-				e.Message += " (not retried: " + strings.ToUpper(method(c)) + " is not idempotent; set runtime.retry_non_idempotent: true to retry it)"
+				e.Message += " (not retried: " + strings.ToUpper(method) + " is not idempotent; set runtime.retry_non_idempotent: true to retry it)"
 			}
 			r.emit(Event{Type: EventFinish, Tool: t.Name, Attempt: attempt, Elapsed: time.Since(start), Err: e})
 			return nil, e
@@ -344,7 +330,7 @@ func (r *Runner) Plan(t *spec.Tool, input map[string]any) (map[string]any, error
 		"timeout": p.Timeout.String(),
 		"retries": p.Retries,
 	}
-	if limitsMemory(t.EntryKind(), p) {
+	if m, ok := exec.(memoryLimiter); ok && m.limitsMemory(p) {
 		plan["memory"] = spec.FormatSize(p.Memory)
 	}
 	if pl, ok := exec.(Planner); ok {
@@ -415,14 +401,15 @@ func (r *Runner) finishErr(c *Call, err error, attempts int) *Error {
 func (r *Runner) executor(t *spec.Tool) (Executor, error) {
 	kind := t.EntryKind()
 	if kind == "" {
-		return nil, definitionErrorf("", "the tool has no entry; add entry: {type: ...} saying how it runs (toolctl schema lists the types)")
+		return nil, DefinitionErrorf("", "the tool has no entry; add entry: {type: ...} saying how it runs (toolctl schema lists the types)")
 	}
-	exec, ok := r.executors[kind]
-	if !ok {
-		exec, ok = ExecutorFor(kind)
+	executors := r.Executors
+	if executors == nil {
+		executors = Executors()
 	}
+	exec, ok := executors[kind]
 	if !ok {
-		return nil, definitionErrorf("/entry/type", "entry.type %q is not a type toolctl runs; use one of %s", kind, strings.Join(spec.EntryTypes, ", "))
+		return nil, DefinitionErrorf("/entry/type", "entry.type %q is not a type toolctl runs; use one of %s", kind, strings.Join(spec.EntryTypes, ", "))
 	}
 	return exec, nil
 }
@@ -461,34 +448,20 @@ func (r *Runner) wait(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// idempotent tells whether an HTTP call may be repeated safely: POST and
-// PATCH may not (a retried POST can create twice).
-func idempotent(c *Call) bool {
-	switch strings.ToUpper(method(c)) {
+// idempotent tells whether a call sending an HTTP method (or none) may be
+// repeated safely: POST and PATCH may not (a retried POST can create twice).
+func idempotent(method string) bool {
+	switch strings.ToUpper(method) {
 	case http.MethodPost, http.MethodPatch:
 		return false
 	}
 	return true
 }
 
-// method is the HTTP method of an http entry or an http_request call, ""
-// for anything else.
-func method(c *Call) string {
-	e := c.Tool.Entry
-	switch {
-	case e == nil:
-		return ""
-	case e.Kind() == spec.EntryHTTP:
-		if e.Method == "" {
-			return http.MethodGet
-		}
-		return e.Method
-	case e.Kind() == spec.EntryBuiltin && e.Handler == "http_request":
-		m, _ := c.Input["method"].(string)
-		if m == "" {
-			return http.MethodGet
-		}
-		return m
+// callMethod is the HTTP method c sends, "" when its executor sends none.
+func callMethod(exec Executor, c *Call) string {
+	if n, ok := exec.(Network); ok {
+		return n.Method(c)
 	}
 	return ""
 }

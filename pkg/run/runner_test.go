@@ -37,6 +37,12 @@ func (f *fakeExec) Execute(ctx context.Context, c *Call) (any, error) {
 	return f.results[n](ctx, c)
 }
 
+// fakeHTTP is a fakeExec that sends the method of an http entry.
+type fakeHTTP struct{ *fakeExec }
+
+func (fakeHTTP) Networked(t *spec.Tool) bool { return true }
+func (fakeHTTP) Method(c *Call) string       { return httpExecutor{}.Method(c) }
+
 func fail(kind Kind) func(context.Context, *Call) (any, error) {
 	return func(context.Context, *Call) (any, error) { return nil, &Error{Kind: kind, Message: "boom"} }
 }
@@ -56,7 +62,7 @@ runtime: {retries: 3, retry_delay: 10ms}
 func testRunner(kind string, e Executor) (*Runner, *[]time.Duration) {
 	var slept []time.Duration
 	r := &Runner{
-		executors: map[string]Executor{kind: e},
+		Executors: map[string]Executor{kind: e},
 		sleep: func(ctx context.Context, d time.Duration) error {
 			slept = append(slept, d)
 			return nil
@@ -173,7 +179,7 @@ runtime: {retries: 2, retry_delay: 1ms}
 		}
 		tool := parseTool(t, s)
 		fe := &fakeExec{results: []func(context.Context, *Call) (any, error){fail(NetworkError)}}
-		r, _ := testRunner(spec.EntryHTTP, fe)
+		r, _ := testRunner(spec.EntryHTTP, fakeHTTP{fe})
 		_, err := r.Run(context.Background(), tool, nil)
 		want := int32(1)
 		if allow {
@@ -403,7 +409,7 @@ func TestMemoryPolicy(t *testing.T) {
 		if p.Memory != tc.want || p.MemoryFrom != tc.from {
 			t.Errorf("%s: memory %d from %q, want %d from %q", tc.name, p.Memory, p.MemoryFrom, tc.want, tc.from)
 		}
-		if got := limitsMemory(spec.EntryMCP, p); got != tc.limitsMCPs {
+		if got := (mcpExecutor{}).limitsMemory(p); got != tc.limitsMCPs {
 			t.Errorf("%s: limits a stdio mcp server: %v, want %v", tc.name, got, tc.limitsMCPs)
 		}
 	}

@@ -170,7 +170,7 @@ func (t *Template) isParam(name string) bool {
 // value comes from the environment, config or the file, never from the
 // caller, so it is trusted like ${ENV}.
 func (t *Template) bound(name string) bool {
-	return isBound(t.Call.Tool, name)
+	return IsBound(t.Call.Tool, name)
 }
 
 // trusted tells whether a parameter's value is the tool file's choice
@@ -194,7 +194,9 @@ func quoteValue(s string) string {
 	return strconv.Quote(s)
 }
 
-func isBound(tool *spec.Tool, name string) bool {
+// IsBound tells whether tool binds parameter name (bind:), so that its
+// value comes from the environment or config rather than the caller.
+func IsBound(tool *spec.Tool, name string) bool {
 	if tool == nil {
 		return false
 	}

@@ -19,7 +19,7 @@ func (c *Call) String(name, def string) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", argType(name, "a string", v)
+		return "", ArgTypeError(name, "a string", v)
 	}
 	return s, nil
 }
@@ -32,7 +32,7 @@ func (c *Call) Number(name string, def float64) (float64, error) {
 	}
 	f, ok := ToFloat(v)
 	if !ok {
-		return 0, argType(name, "a number", v)
+		return 0, ArgTypeError(name, "a number", v)
 	}
 	return f, nil
 }
@@ -45,7 +45,7 @@ func (c *Call) Int(name string, def int) (int, error) {
 	}
 	f, ok := ToFloat(v)
 	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, argType(name, "an integer", v)
+		return 0, ArgTypeError(name, "an integer", v)
 	}
 	return int(f), nil
 }
@@ -58,7 +58,7 @@ func (c *Call) Bool(name string, def bool) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, argType(name, "a boolean", v)
+		return false, ArgTypeError(name, "a boolean", v)
 	}
 	return b, nil
 }
@@ -80,7 +80,9 @@ func ToFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-func argType(name, want string, got any) error {
+// ArgTypeError is the ValidationError of a parameter whose value is not
+// of the type a handler takes.
+func ArgTypeError(name, want string, got any) error {
 	return &Error{Kind: ValidationError, Param: name, Message: fmt.Sprintf("parameter %q: expected %s, got %s", name, want, JSONType(got))}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/format"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/run/builtin"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -148,7 +149,7 @@ func runExample(t *testing.T, tool *spec.Tool) {
 	}
 	ex := tool.Examples[0]
 	input, _ := spec.Plain(ex.Params).(map[string]any)
-	var r run.Runner
+	r := run.Runner{Executors: builtin.Executors()}
 	res, err := r.Run(context.Background(), tool, input)
 	if err != nil {
 		t.Fatalf("toolctl run %s: %v", tool.Name, err)
