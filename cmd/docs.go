@@ -133,7 +133,11 @@ func runDocs(opts *docsOptions) error {
 	if errors.As(err, &conflict) {
 		s := app.stderrStyles()
 		for _, p := range conflict.Problems {
-			fmt.Fprintf(app.IO.ErrOut, "%s %s\n", s.render(s.err, "error:"), p)
+			if app.textErrors() { // the message names the places
+				fmt.Fprintf(app.IO.ErrOut, "%s %s\n", s.render(s.err, "error:"), p.Message)
+			} else {
+				app.problems(p)
+			}
 		}
 		return &exitError{ExitProblems, fmt.Errorf("no docs %s: %s", docsVerb(opts), lint.Plural(len(conflict.Problems), "name conflict", "name conflicts"))}
 	}

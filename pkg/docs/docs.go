@@ -9,6 +9,7 @@ package docs
 
 import (
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -59,10 +60,22 @@ type File struct {
 // Error is a set of tools that cannot be documented together (two tools
 // with one name or one page file). Nothing should be written for it.
 type Error struct {
-	Problems []string
+	// Problems are at the name of the tool that conflicts.
+	Problems []*diag.Diagnostic
 }
 
-func (e *Error) Error() string { return strings.Join(e.Problems, "\n") }
+func (e *Error) Error() string {
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.Message
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// conflict is a problem at t's name.
+func conflict(t *spec.Tool, format string, args ...any) *diag.Diagnostic {
+	return &diag.Diagnostic{File: t.Path(), Span: t.Span("/name"), Pointer: "/name", Severity: diag.Error, Tool: t.Name, Message: fmt.Sprintf(format, args...)}
+}
 
 // Marker starts every generated page, after the doctype in HTML: Diff only
 // removes or overwrites files that carry it.
@@ -117,13 +130,13 @@ func newSet(tools []*spec.Tool, opts Options) (*toolSet, error) {
 	s := &toolSet{opts: opts, files: map[string]string{}}
 	s.sorted = slices.Clone(tools)
 	sort.SliceStable(s.sorted, func(i, j int) bool { return s.sorted[i].Name < s.sorted[j].Name })
-	var problems []string
+	var problems []*diag.Diagnostic
 	byName := map[string]*spec.Tool{}
 	// Lower-cased: "Foo.md" and "foo.md" are one file on macOS and Windows.
 	byFile := map[string]*spec.Tool{strings.ToLower(opts.Format.IndexName()): nil}
 	for _, t := range s.sorted {
 		if prev, ok := byName[t.Name]; ok {
-			problems = append(problems, fmt.Sprintf("tool %q is defined twice (%s and %s); the docs need one page per name: rename one, or document the files separately", t.Name, prev.Where(), t.Where()))
+			problems = append(problems, conflict(t, "tool %q is defined twice (%s and %s); the docs need one page per name: rename one, or document the files separately", t.Name, prev.Where(), t.Where()))
 			continue
 		}
 		byName[t.Name] = t
@@ -133,7 +146,7 @@ func newSet(tools []*spec.Tool, opts Options) (*toolSet, error) {
 			if prev != nil {
 				other = fmt.Sprintf("tool %q", prev.Name)
 			}
-			problems = append(problems, fmt.Sprintf("tool %q (%s) would be documented in %s, as would %s; rename it", t.Name, t.Where(), file, other))
+			problems = append(problems, conflict(t, "tool %q (%s) would be documented in %s, as would %s; rename it", t.Name, t.Where(), file, other))
 			continue
 		}
 		byFile[strings.ToLower(file)] = t

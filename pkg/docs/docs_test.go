@@ -353,7 +353,7 @@ func TestConflicts(t *testing.T) {
 	tools := parseTools(t, "a/same.yaml", a, "b/same.yaml", a)
 	_, err := Generate(tools, Options{Format: Markdown})
 	var de *Error
-	if !errors.As(err, &de) || len(de.Problems) != 1 || !strings.Contains(de.Problems[0], `tool "same" is defined twice (a/same.yaml:1:1 and b/same.yaml:1:1)`) {
+	if !errors.As(err, &de) || len(de.Problems) != 1 || !strings.Contains(de.Problems[0].Message, `tool "same" is defined twice (a/same.yaml:1:1 and b/same.yaml:1:1)`) {
 		t.Errorf("two tools with one name: %v", err)
 	}
 	// Pages that would be one file on a case-insensitive file system,
@@ -364,8 +364,8 @@ func TestConflicts(t *testing.T) {
 		"z.yaml", "name: index\ndescription: A tool whose page would replace the index page.\n")
 	_, err = Generate(tools, Options{Format: HTML})
 	if !errors.As(err, &de) || len(de.Problems) != 2 ||
-		!strings.Contains(de.Problems[0], `tool "foo" (y.yaml:1:1) would be documented in foo.html, as would tool "Foo"`) ||
-		!strings.Contains(de.Problems[1], `tool "index" (z.yaml:1:1) would be documented in index.html, as would the index`) {
+		!strings.Contains(de.Problems[0].Message, `tool "foo" (y.yaml:1:1) would be documented in foo.html, as would tool "Foo"`) ||
+		!strings.Contains(de.Problems[1].Message, `tool "index" (z.yaml:1:1) would be documented in index.html, as would the index`) {
 		t.Errorf("file name conflicts: %v", err)
 	}
 	if _, err := Generate(nil, Options{Format: "pdf"}); err == nil || err.Error() != `unknown format "pdf"; use markdown or html` {
