@@ -29,7 +29,8 @@ var layering = map[string][]string{
 	"pkg/run/internal/jsvm": {},
 	"pkg/internal/proc":     {"pkg/internal/sandbox"},
 	// layer 1, the model: tool files read with positions
-	"pkg/spec": {"pkg/diag", "internal/testhook"},
+	"pkg/spec":                   {"pkg/diag", "internal/testhook", "pkg/spec/internal/fastnode"},
+	"pkg/spec/internal/fastnode": {},
 	// layer 2, on the model: values, provider rules, settings, clients
 	"pkg/validate":  {"pkg/spec"},
 	"pkg/compat":    {"pkg/spec"},

@@ -165,8 +165,8 @@ func InferType(s *spec.Map) any {
 	if vs, ok := values(s); ok && len(vs) > 0 {
 		var kinds []any
 		for _, v := range vs {
-			k := jsonKind(v)
-			if k == "" {
+			k := spec.JSONType(v, spec.Int64Literal)
+			if k == "" || k == "object" || k == "array" {
 				return nil
 			}
 			if !slices.Contains(kinds, any(k)) {
@@ -189,24 +189,6 @@ func InferType(s *spec.Map) any {
 		return "array"
 	}
 	return nil
-}
-
-// jsonKind is the JSON Schema type of a value; "" for objects and lists.
-func jsonKind(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case json.Number:
-		if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return "integer"
-		}
-		return "number"
-	}
-	return ""
 }
 
 // values returns the literal values a schema allows through const or enum.

@@ -25,21 +25,6 @@ const (
 	valid
 )
 
-// metaSchemaKeywords are the draft 2020-12 keywords the fast meta check
-// models. Any other keyword of the library (validate.IsKeyword) makes it
-// unsure; other keywords (x-*, nullable, ...) are unconstrained there.
-var metaSchemaKeywords = map[string]bool{
-	// Modelled below.
-	"type": true, "properties": true, "required": true, "enum": true, "const": true,
-	"title": true, "description": true, "default": true, "examples": true, "deprecated": true,
-	"readOnly": true, "writeOnly": true, "format": true, "items": true, "additionalProperties": true,
-	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
-	"multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
-	"uniqueItems": true, "minProperties": true, "maxProperties": true, "pattern": true,
-	"anyOf": true, "oneOf": true, "allOf": true, "not": true, "$ref": true, "$defs": true,
-	"definitions": true, "$comment": true, "$id": true, "$schema": true,
-}
-
 var simpleTypes = map[string]bool{"array": true, "boolean": true, "integer": true, "null": true, "number": true, "object": true, "string": true}
 
 // fastMeta checks a schema document against the 2020-12 meta-schema for
@@ -64,13 +49,10 @@ func metaSchema(v any, depth int) bool {
 	case *spec.Map:
 		for i := range s.Len() {
 			k, val := s.At(i)
-			if !metaSchemaKeywords[k] {
-				if validate.IsKeyword(k) {
-					return false // not modelled here
-				}
-				continue
+			if !validate.IsKeyword(k) {
+				continue // x-*, nullable, ...: unconstrained
 			}
-			if !metaKeyword(k, val, depth) {
+			if !metaKeyword(k, val, depth) { // false too for a keyword it does not model
 				return false
 			}
 		}
@@ -79,6 +61,8 @@ func metaSchema(v any, depth int) bool {
 	return false
 }
 
+// metaKeyword checks one keyword of a schema against the meta-schema; it
+// models some draft 2020-12 keywords and is false (unsure) for the others.
 func metaKeyword(k string, v any, depth int) bool {
 	switch k {
 	case "type":

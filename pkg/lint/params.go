@@ -2,7 +2,6 @@ package lint
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -83,39 +82,13 @@ func requiredSet(s *spec.Map) map[string]bool {
 
 func escape(token string) string { return spec.Pointer(token)[1:] }
 
-// jsonType names the JSON type of a spec value; integral numbers are
-// "integer".
-func jsonType(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case json.Number:
-		if _, err := v.Int64(); err == nil || !strings.ContainsAny(string(v), ".eE") {
-			return "integer"
-		}
-		if f, err := v.Float64(); err == nil && f == float64(int64(f)) {
-			return "integer"
-		}
-		return "number"
-	case *spec.Map:
-		return "object"
-	case []any:
-		return "array"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 // typeAllows tells whether a value fits one of the declared types (an
 // integer is a number too). No types means anything goes.
 func typeAllows(types []string, v any) bool {
 	if len(types) == 0 {
 		return true
 	}
-	got := jsonType(v)
+	got := spec.JSONType(v, spec.WholeValue)
 	for _, t := range types {
 		if t == got || (t == "number" && got == "integer") {
 			return true

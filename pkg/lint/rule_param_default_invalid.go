@@ -31,7 +31,7 @@ Good:
 			}
 			types := compat.Types(p.Schema)
 			if !typeAllows(types, def) {
-				r.Report(t, p.Ptr+"/default", "parameter %q: default %s is %s, but the type is %s", p.Name, valueText(def), article(jsonType(def)), typeList(types))
+				r.Report(t, p.Ptr+"/default", "parameter %q: default %s is %s, but the type is %s", p.Name, valueText(def), article(spec.JSONType(def, spec.WholeValue)), typeList(types))
 				continue
 			}
 			if enum, ok := p.Schema.Get("enum"); ok {

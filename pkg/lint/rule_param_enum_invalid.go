@@ -38,7 +38,7 @@ Good:
 			for i, x := range list {
 				ptr := p.Ptr + "/enum/" + strconv.Itoa(i)
 				if !typeAllows(types, x) {
-					r.Report(t, ptr, "parameter %q: enum value %s is %s, but the type is %s", p.Name, valueText(x), article(jsonType(x)), typeList(types))
+					r.Report(t, ptr, "parameter %q: enum value %s is %s, but the type is %s", p.Name, valueText(x), article(spec.JSONType(x, spec.WholeValue)), typeList(types))
 					continue
 				}
 				key := valueKey(x)

@@ -3,6 +3,8 @@ package spec
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
 )
 
 // yamlPrintable is the character set yaml.v3's reader accepts (YAML 1.2's
@@ -58,13 +60,13 @@ func (f *File) yamlSurrogateError(line int) *Error {
 		var msg string
 		switch text[i+1] {
 		case 'u':
-			r, ok := hex4(text, i+2)
+			r, ok := fastnode.Hex4(text, i+2)
 			if !ok || r < 0xD800 || r > 0xDFFF {
 				i++
 				continue
 			}
 			esc = string(text[i : i+6])
-			if c, w, bad := surrogatePair(text, i, r); bad == nil {
+			if c, w, bad := fastnode.SurrogatePair(text, i, r); bad == nil {
 				esc = string(text[i : i+w])
 				msg = fmt.Sprintf("%s is a UTF-16 surrogate pair, JSON's way to write %c; YAML reads each \\u escape as a character of its own, and a surrogate is none: write \\U%08X or the character itself (a .json file is read as JSON)", esc, c, c)
 			} else {
@@ -75,7 +77,7 @@ func (f *File) yamlSurrogateError(line int) *Error {
 				i++
 				continue
 			}
-			r, ok := hexDigits(text[i+2 : i+10])
+			r, ok := fastnode.HexDigits(text[i+2 : i+10])
 			if !ok || r <= 0x10FFFF && (r < 0xD800 || r > 0xDFFF) {
 				i++
 				continue

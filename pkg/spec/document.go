@@ -6,6 +6,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 	"gopkg.in/yaml.v3"
@@ -30,7 +31,7 @@ func ParseDocument(path string, data []byte) (*yaml.Node, *Error) {
 			return nil, nil
 		}
 		if utf8.Valid(data) && bytes.IndexByte(data, 0) < 0 {
-			doc, bad, ok := parseJSON(data)
+			doc, bad, ok := fastnode.ParseJSON(data)
 			switch {
 			case bad != nil:
 				return nil, f.surrogateErr(bad)
@@ -55,5 +56,5 @@ func ParseDocument(path string, data []byte) (*yaml.Node, *Error) {
 	if pf := ParseFile(path, data); len(pf.Errors) > 0 {
 		return nil, pf.Errors[0]
 	}
-	return nil, &Error{File: path, Message: "cannot be read"} // not reached: ParseFile refuses what parseJSON does
+	return nil, &Error{File: path, Message: "cannot be read"} // not reached: ParseFile refuses what fastnode.ParseJSON does
 }

@@ -17,6 +17,7 @@ import (
 	goccy "github.com/goccy/go-yaml"
 	goccyparser "github.com/goccy/go-yaml/parser"
 	"github.com/toolctl/toolctl/internal/testhook"
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 	"gopkg.in/yaml.v3"
@@ -200,16 +201,16 @@ func (f *File) parse(d *decoder) {
 		f.fail(f.PosAt(FirstInvalidUTF8(data)), "invalid UTF-8; save the file as UTF-8")
 		return
 	}
-	// yaml.v3's scanner is most of lint's time; parseYAMLNode builds the
+	// yaml.v3's scanner is most of lint's time; fastnode.ParseYAML builds the
 	// same tree (without comments) for the YAML it is sure of, always with
 	// a mapping or a sequence at the root, and the rest takes the path
 	// below, which gives the errors. JSON is YAML: a .yaml file that holds
 	// a JSON object or array gets the JSON parser's tree.
-	if !f.isJSON() && yamlFastPath {
-		doc, ok := parseYAMLNode(data)
+	if !f.isJSON() && fastnode.UseYAML {
+		doc, ok := fastnode.ParseYAML(data)
 		if !ok {
 			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-				doc, ok = parseJSONNode(data)
+				doc, ok = fastnode.ParseJSONAsYAML(data)
 			}
 		}
 		if ok {
@@ -218,12 +219,12 @@ func (f *File) parse(d *decoder) {
 		}
 	}
 	// A .json file is read by JSON's rules, which yaml.v3 does not follow
-	// in everything (surrogate pairs, \/, DEL in a string...): parseJSON
+	// in everything (surrogate pairs, \/, DEL in a string...): ParseJSON
 	// takes every valid JSON document and builds the tree yaml.v3 would
 	// build where the two agree. Invalid JSON takes the path below, for
 	// its errors.
-	if f.isJSON() && jsonFastPath {
-		doc, bad, ok := parseJSON(data)
+	if f.isJSON() && fastnode.UseJSON {
+		doc, bad, ok := fastnode.ParseJSON(data)
 		if bad != nil {
 			f.surrogateError(bad)
 			return

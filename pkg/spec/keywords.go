@@ -6,10 +6,13 @@ import (
 )
 
 // The keywords of each JSON Schema draft, as its meta-schema (and its
-// specification's vocabularies) lists them. Lint's schema-keyword-unknown
-// checks every key in a schema position against the draft the schema's
-// $schema names (2020-12 without one); the Feagent list form checks the
-// keys of a parameter item against Draft202012.
+// specification's vocabularies) lists them: the one keyword vocabulary of
+// toolctl. Lint's schema-keyword-unknown checks every key in a schema
+// position against the draft the schema's $schema names (2020-12 without
+// one); the Feagent list form and Docker's arguments check the keys of an
+// item against Draft202012; validate's fast checks and lint's fast meta
+// check know the library's keywords by it; the decoder tells a schema
+// from a {field: type} map by SchemaKeywords.
 var (
 	// Draft4: http://json-schema.org/draft-04/schema ($ref and format are
 	// keywords the meta-schema does not list).
@@ -43,8 +46,25 @@ var (
 	Draft202012 = slices.Concat(Draft201909, []string{"$dynamicRef", "$dynamicAnchor", "prefixItems"})
 )
 
-func without(list []string, drop string) []string {
-	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return s == drop })
+func without(list []string, drop ...string) []string {
+	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
+}
+
+// SchemaKeywords are the keys that make a mapping a JSON Schema rather
+// than a {field: type} map (see looksLikeSchema): the keywords of 2020-12
+// and draft-07 but $recursiveRef and $recursiveAnchor, and OpenAPI's
+// nullable, which providers accept.
+var SchemaKeywords = KeywordSet(without(Draft202012, "$recursiveRef", "$recursiveAnchor"), []string{"nullable"})
+
+// KeywordSet is the set of the keys in lists.
+func KeywordSet(lists ...[]string) map[string]bool {
+	m := map[string]bool{}
+	for _, list := range lists {
+		for _, k := range list {
+			m[k] = true
+		}
+	}
+	return m
 }
 
 // SchemaDraft names the draft a schema's $schema declares ("2020-12",

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
 )
 
 // LoadNamed loads what is needed to find the tool called name in paths, as
@@ -109,7 +111,7 @@ func unescapeNameChars(data []byte) []byte {
 				out = append(out, 0) // not an escape: the backslash alone
 				continue
 			}
-			if v, ok := hexDigits(data[i+2 : i+2+n]); ok {
+			if v, ok := fastnode.HexDigits(data[i+2 : i+2+n]); ok {
 				if v < 128 && plainName(string(rune(v))) {
 					out = append(out, byte(v))
 				} else {

@@ -54,26 +54,12 @@ func conforms(schema, v any, depth int) bool {
 	return false
 }
 
-// vocabulary is every keyword the library gives a meaning to; others
-// (x-*, nullable, ...) it ignores.
-var vocabulary = map[string]bool{
-	"type": true, "properties": true, "required": true, "enum": true, "const": true,
-	"title": true, "description": true, "default": true, "examples": true, "deprecated": true,
-	"readOnly": true, "writeOnly": true, "format": true, "items": true, "additionalProperties": true,
-	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
-	"multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
-	"uniqueItems": true, "minProperties": true, "maxProperties": true, "pattern": true,
-	"anyOf": true, "oneOf": true, "allOf": true, "not": true, "$ref": true, "$defs": true,
-	"definitions": true, "$comment": true, "$id": true, "$schema": true,
-	"prefixItems": true, "contains": true, "patternProperties": true, "dependentSchemas": true,
-	"propertyNames": true, "if": true, "then": true, "else": true, "unevaluatedItems": true,
-	"unevaluatedProperties": true, "dependentRequired": true, "dependencies": true, "$anchor": true,
-	"$dynamicRef": true, "$dynamicAnchor": true, "$vocabulary": true, "$recursiveRef": true,
-	"$recursiveAnchor": true, "contentEncoding": true, "contentMediaType": true, "contentSchema": true,
-	"maxContains": true, "minContains": true,
-	// The library's own: property names must be regexps (any draft).
-	"regexProperties": true, "additionalItems": true,
-}
+// vocabulary is every keyword the library gives a meaning to: those of
+// draft 2020-12, whose meta-schema keeps older drafts' (definitions,
+// dependencies, additionalItems, $recursiveRef...), and the library's own
+// regexProperties (property names must be regexps); others (x-*,
+// nullable, ...) it ignores.
+var vocabulary = spec.KeywordSet(spec.Draft202012, []string{"regexProperties"})
 
 // IsKeyword tells whether the library gives k a meaning in a schema.
 func IsKeyword(k string) bool { return vocabulary[k] }

@@ -1,4 +1,4 @@
-package spec
+package fastnode_test
 
 import (
 	"bytes"
@@ -14,7 +14,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
 	"gopkg.in/yaml.v3"
+)
+
+// repoRoot is the repository, whose tool files and fixtures the
+// differential tests read; corpusDir the shared corpus of real tool files
+// beside it.
+const (
+	repoRoot  = "../../../.."
+	corpusDir = "../../../../../shared/corpora"
 )
 
 // yamlNodeCases are the inline cases of the differential test and the fuzz
@@ -230,7 +240,7 @@ var yamlNodeCases = []struct {
 	{"{a: 1}\n", 'y'},
 	{"{a: 1}\nb: 2\n", 'n'},
 	// JSON over several lines: refused here, ParseFile reads it with
-	// parseJSONNode.
+	// ParseJSONAsYAML.
 	{"{\n  \"name\": \"x\",\n  \"description\": \"y\",\n  \"parameters\": [\n    {\"name\": \"p\", \"type\": \"string\"}\n  ]\n}\n", 'n'},
 	{"[\n  {\"name\": \"a\", \"description\": \"b\"},\n  {\"name\": \"c\"}\n]\n", 'n'},
 	{"{\n  \"name\": \"x\",\n}\n", 'n'},
@@ -318,7 +328,7 @@ func safeYAMLDoc(data []byte) (doc *yaml.Node, err error) {
 // takes data, and returns why it refused it ("" when it took it).
 func checkYAMLNode(t *testing.T, name string, data []byte) string {
 	t.Helper()
-	fast, why := parseYAMLNodeWhy(data)
+	fast, why := fastnode.YAMLWhy(data)
 	if fast == nil {
 		if why == "" {
 			t.Errorf("%s: refused without a reason", name)
@@ -364,7 +374,7 @@ func TestYAMLPlainTag(t *testing.T) {
 	}
 	words = append(words, "<<", "~", "null", "true", "False", "2026-01-01", "2001-12-14t21:59:43.10-05:00", "2002-12-14", "0o777", "-0o777", "0b1111111111111111111111111111111111111111111111111111111111111111", "-0b1000000000000000000000000000000000000000000000000000000000000000")
 	for _, w := range words {
-		if w == "" || !plainStart([]byte(w), 0) {
+		if w == "" || !fastnode.PlainStart([]byte(w), 0) {
 			continue
 		}
 		doc, err := safeYAMLDoc([]byte("- " + w + "\n"))
@@ -375,8 +385,8 @@ func TestYAMLPlainTag(t *testing.T) {
 		if n.Kind != yaml.ScalarNode || n.Style != 0 || n.Value != w {
 			continue
 		}
-		if got := plainTag(w); got != n.Tag {
-			t.Errorf("plainTag(%q) = %s, yaml.v3 %s", w, got, n.Tag)
+		if got := fastnode.PlainTag(w); got != n.Tag {
+			t.Errorf("fastnode.PlainTag(%q) = %s, yaml.v3 %s", w, got, n.Tag)
 		}
 	}
 }
@@ -656,13 +666,13 @@ func TestYAMLNodeCorpora(t *testing.T) {
 }
 
 func TestYAMLNodeRepo(t *testing.T) {
-	files := yamlFiles(t, "../..")
+	files := yamlFiles(t, repoRoot)
 	// The lint fixtures include broken files on purpose; tools/ must go
 	// through the fast path.
 	testYAMLNodeFiles(t, files)
 	for name, data := range files {
-		if strings.HasPrefix(name, filepath.Join("../..", "tools")+string(filepath.Separator)) {
-			if _, why := parseYAMLNodeWhy(data); why != "" {
+		if strings.HasPrefix(name, filepath.Join(repoRoot, "tools")+string(filepath.Separator)) {
+			if _, why := fastnode.YAMLWhy(data); why != "" {
 				t.Errorf("%s: refused (%s)", name, why)
 			}
 		}
@@ -683,7 +693,7 @@ func TestYAMLNodeBenchCorpus(t *testing.T) {
 // TestYAMLNodeParseFile checks the whole parse: tools, errors and their
 // positions are the same with and without the fast path.
 func TestYAMLNodeParseFile(t *testing.T) {
-	files := yamlFiles(t, "../..")
+	files := yamlFiles(t, repoRoot)
 	for _, dir := range []string{corpusDir, os.Getenv("TOOLCTL_BENCH_DIR")} {
 		if dir == "" {
 			continue
@@ -695,16 +705,16 @@ func TestYAMLNodeParseFile(t *testing.T) {
 	for i, tc := range yamlNodeCases {
 		files[fmt.Sprintf("case%d.yaml", i)] = []byte(tc.src)
 	}
-	defer func() { yamlFastPath = true }()
+	defer func() { fastnode.UseYAML = true }()
 	for name, data := range files {
 		path := name
 		if i := strings.LastIndex(name, ":"); i >= 0 {
 			path = name[i+1:]
 		}
-		yamlFastPath = true
-		got := parseSummary(ParseFile(path, data))
-		yamlFastPath = false
-		want := parseSummary(ParseFile(path, data))
+		fastnode.UseYAML = true
+		got := parseSummary(spec.ParseFile(path, data))
+		fastnode.UseYAML = false
+		want := parseSummary(spec.ParseFile(path, data))
 		if got != want {
 			t.Errorf("%s: with the fast path\n%s\nwithout\n%s", name, got, want)
 		}
@@ -715,7 +725,7 @@ func TestYAMLNodeParseFile(t *testing.T) {
 // character at a time, the way people break them, and compares both
 // parsers on the results.
 func TestYAMLNodeMutations(t *testing.T) {
-	files := yamlFiles(t, "../..")
+	files := yamlFiles(t, repoRoot)
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
@@ -768,7 +778,7 @@ func TestYAMLNodeMutations(t *testing.T) {
 // FuzzYAMLNode: whatever the fast path takes, yaml.v3 reads to the same
 // tree (comments aside).
 //
-//	go test ./pkg/spec -run '^$' -fuzz FuzzYAMLNode -fuzztime 60s
+//	go test ./pkg/spec/internal/fastnode -run '^$' -fuzz FuzzYAMLNode -fuzztime 60s
 func FuzzYAMLNode(f *testing.F) {
 	for _, tc := range yamlNodeCases {
 		f.Add([]byte(tc.src))
@@ -777,7 +787,7 @@ func FuzzYAMLNode(f *testing.F) {
 		f.Add([]byte(randomYAML(rand.New(rand.NewPCG(seed, 7)))))
 	}
 	// Real tool files, for structure to mutate.
-	paths, _ := filepath.Glob("../../tools/*.yaml")
+	paths, _ := filepath.Glob(repoRoot + "/tools/*.yaml")
 	for _, p := range paths {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)
@@ -821,10 +831,10 @@ func TestYAMLText(t *testing.T) {
 			}
 		}
 		data := []byte(b.String())
-		ascii, why := yamlText(data)
+		ascii, why := fastnode.YAMLText(data)
 		wantASCII, wantOK := plain(data)
 		if (why == "") != wantOK || wantOK && ascii != wantASCII {
-			t.Errorf("yamlText(%q) = %v, %q; want %v, ok %v", data, ascii, why, wantASCII, wantOK)
+			t.Errorf("fastnode.YAMLText(%q) = %v, %q; want %v, ok %v", data, ascii, why, wantASCII, wantOK)
 		}
 	}
 }

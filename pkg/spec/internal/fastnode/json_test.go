@@ -1,4 +1,4 @@
-package spec
+package fastnode_test
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
 	"gopkg.in/yaml.v3"
 )
 
@@ -157,7 +159,7 @@ func yamlDoc(data []byte) (*yaml.Node, error) {
 // takes data. It reports whether it did.
 func checkJSONNode(t *testing.T, name string, data []byte) bool {
 	t.Helper()
-	fast, ok := parseJSONNode(data)
+	fast, ok := fastnode.ParseJSONAsYAML(data)
 	if !ok {
 		return false
 	}
@@ -186,13 +188,13 @@ func TestJSONNodeCases(t *testing.T) {
 }
 
 func TestJSONNodeDepth(t *testing.T) {
-	for _, depth := range []int{100, yamlMaxFlowDepth} {
+	for _, depth := range []int{100, fastnode.YAMLMaxFlowDepth} {
 		src := strings.Repeat(`[{"a":`, depth/2) + "1" + strings.Repeat("}]", depth/2)
 		if !checkJSONNode(t, fmt.Sprint("depth ", depth), []byte(src)) {
 			t.Errorf("depth %d: fast path refused it", depth)
 		}
 	}
-	src := strings.Repeat("[", yamlMaxFlowDepth+1) + strings.Repeat("]", yamlMaxFlowDepth+1)
+	src := strings.Repeat("[", fastnode.YAMLMaxFlowDepth+1) + strings.Repeat("]", fastnode.YAMLMaxFlowDepth+1)
 	if _, err := yamlDoc([]byte(src)); err == nil {
 		t.Error("yaml.v3 took nesting past its limit")
 	}
@@ -316,33 +318,33 @@ func TestJSONNodeCorpora(t *testing.T) {
 }
 
 func TestJSONNodeRepo(t *testing.T) {
-	testJSONNodeFiles(t, jsonFiles(t, "../.."))
+	testJSONNodeFiles(t, jsonFiles(t, repoRoot))
 }
 
 // TestJSONNodeParseFile checks the whole parse: tools and errors are the
 // same with and without the fast path.
 func TestJSONNodeParseFile(t *testing.T) {
-	paths := jsonFiles(t, "../..")
+	paths := jsonFiles(t, repoRoot)
 	if _, err := os.Stat(corpusDir); err == nil {
 		paths = append(paths, jsonFiles(t, corpusDir)...)
 	}
-	defer func() { jsonFastPath = true }()
+	defer func() { fastnode.UseJSON = true }()
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		jsonFastPath = true
-		got := parseSummary(ParseFile(p, data))
-		jsonFastPath = false
-		want := parseSummary(ParseFile(p, data))
+		fastnode.UseJSON = true
+		got := parseSummary(spec.ParseFile(p, data))
+		fastnode.UseJSON = false
+		want := parseSummary(spec.ParseFile(p, data))
 		if got != want {
 			t.Errorf("%s: with the fast path\n%s\nwithout\n%s", p, got, want)
 		}
 	}
 }
 
-func parseSummary(f *File) string {
+func parseSummary(f *spec.File) string {
 	var b strings.Builder
 	for _, tool := range f.Tools {
 		m, err := tool.ToMap().MarshalJSON()
@@ -358,7 +360,7 @@ func parseSummary(f *File) string {
 // the same tree, and it refuses JSON that yaml.v3 reads only for the
 // reasons it knows.
 //
-//	go test ./pkg/spec -run '^$' -fuzz FuzzJSONNode -fuzztime 60s
+//	go test ./pkg/spec/internal/fastnode -run '^$' -fuzz FuzzJSONNode -fuzztime 60s
 func FuzzJSONNode(f *testing.F) {
 	for _, tc := range jsonNodeCases {
 		f.Add([]byte(tc.src))

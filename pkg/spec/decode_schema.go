@@ -115,15 +115,7 @@ func (d *decoder) paramList(t *Tool, n *yaml.Node, ptr string) *Map {
 // extensions.
 var ParamItemKeys = []string{"name", "required"}
 
-var paramItemKeys = func() map[string]bool {
-	m := map[string]bool{}
-	for _, list := range [][]string{ParamItemKeys, Draft202012, AnnotationKeywords} {
-		for _, k := range list {
-			m[k] = true
-		}
-	}
-	return m
-}()
+var paramItemKeys = KeywordSet(ParamItemKeys, Draft202012, AnnotationKeywords)
 
 // IsParamItemKey tells whether key may appear in a Feagent list parameter
 // item.
@@ -213,25 +205,6 @@ func stripAnyType(m *Map) {
 var jsonTypes = map[string]bool{
 	"object": true, "array": true, "string": true, "number": true,
 	"integer": true, "boolean": true, "null": true, "any": true,
-}
-
-// SchemaKeywords are the keywords of JSON Schema (2020-12 and draft-07) and
-// of the OpenAPI subset providers accept.
-var SchemaKeywords = map[string]bool{
-	"$schema": true, "$id": true, "$ref": true, "$defs": true, "definitions": true, "$comment": true,
-	"$anchor": true, "$dynamicRef": true, "$dynamicAnchor": true, "$vocabulary": true,
-	"title": true, "description": true, "type": true, "properties": true, "required": true,
-	"items": true, "prefixItems": true, "additionalProperties": true, "patternProperties": true,
-	"enum": true, "const": true, "default": true, "examples": true, "format": true,
-	"anyOf": true, "oneOf": true, "allOf": true, "not": true, "if": true, "then": true, "else": true,
-	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
-	"minLength": true, "maxLength": true, "pattern": true, "minItems": true, "maxItems": true,
-	"uniqueItems": true, "contains": true, "minContains": true, "maxContains": true,
-	"minProperties": true, "maxProperties": true, "propertyNames": true,
-	"dependentRequired": true, "dependentSchemas": true, "dependencies": true,
-	"unevaluatedProperties": true, "unevaluatedItems": true, "additionalItems": true,
-	"contentMediaType": true, "contentEncoding": true, "contentSchema": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true, "nullable": true,
 }
 
 // looksLikeSchema tells a JSON Schema apart from a {field: type} map: every

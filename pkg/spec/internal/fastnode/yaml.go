@@ -1,4 +1,4 @@
-package spec
+package fastnode
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// parseYAMLNode builds, for the YAML that tool files are made of, the tree
+// ParseYAML builds, for the YAML that tool files are made of, the tree
 // yaml.v3 builds: the same kinds, styles, tags, values and positions, but
 // no comments (nothing reads them from the tree). yaml.v3's scanner is
 // most of linting time. It returns ok=false for anything it cannot vouch
@@ -25,14 +25,14 @@ import (
 // plain, single- and double-quoted scalars over any number of lines,
 // literal and folded block scalars with their indicators, flow
 // collections on one line, comments, and a leading "---".
-func parseYAMLNode(data []byte) (*yaml.Node, bool) {
-	doc, _ := parseYAMLNodeWhy(data)
+func ParseYAML(data []byte) (*yaml.Node, bool) {
+	doc, _ := parseYAMLWhy(data)
 	return doc, doc != nil
 }
 
-// parseYAMLNodeWhy is parseYAMLNode that says why it refused (for tests).
-func parseYAMLNodeWhy(data []byte) (*yaml.Node, string) {
-	if len(data) > MaxFileSize {
+// parseYAMLWhy is ParseYAML that says why it refused (for tests).
+func parseYAMLWhy(data []byte) (*yaml.Node, string) {
+	if len(data) > MaxInput {
 		return nil, "too large" // positions are int32
 	}
 	ascii, why := yamlText(data)
@@ -81,9 +81,6 @@ func parseYAMLNodeWhy(data []byte) (*yaml.Node, string) {
 	p.close(doc, 1)
 	return p.build(), ""
 }
-
-// yamlFastPath lets tests compare ParseFile with and without parseYAMLNode.
-var yamlFastPath = true
 
 // yamlMaxDepth bounds nesting (yaml.v3 allows 10000 levels); deeper input
 // takes the yaml.v3 path.
@@ -866,7 +863,7 @@ func escape(data []byte, i int, b []byte) ([]byte, int, bool) {
 	if i+n > len(data) {
 		return b, i, false
 	}
-	r, ok := hexDigits(data[i : i+n])
+	r, ok := HexDigits(data[i : i+n])
 	if !ok || r >= 0xD800 && r <= 0xDFFF || r > 0x10FFFF {
 		return b, i, false
 	}

@@ -1,4 +1,4 @@
-package spec
+package fastnode_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
 	"gopkg.in/yaml.v3"
 )
 
@@ -33,16 +34,16 @@ func benchYAML(tb testing.TB) [][]byte {
 	return files
 }
 
-// BenchmarkYAMLNodeFast and BenchmarkYAMLNodeYAML compare parseYAMLNode
+// BenchmarkYAMLNodeFast and BenchmarkYAMLNodeYAML compare ParseYAML
 // with what it replaces on a corpus:
 //
-//	TOOLCTL_BENCH_DIR=dir go test ./pkg/spec -run '^$' -bench YAMLNode -benchmem
+//	TOOLCTL_BENCH_DIR=dir go test ./pkg/spec/internal/fastnode -run '^$' -bench YAMLNode -benchmem
 func BenchmarkYAMLNodeFast(b *testing.B) {
 	files := benchYAML(b)
 	b.SetBytes(totalSize(files))
 	for b.Loop() {
 		for _, data := range files {
-			parseYAMLNode(data)
+			fastnode.ParseYAML(data)
 		}
 	}
 }

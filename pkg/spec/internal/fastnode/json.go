@@ -1,4 +1,4 @@
-package spec
+package fastnode
 
 import (
 	"bytes"
@@ -10,37 +10,38 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// parseJSONNode builds, for a JSON document, the tree yaml.v3 would build:
+// ParseJSONAsYAML builds, for a JSON document, the tree yaml.v3 would build:
 // the same kinds, styles, tags, values and positions. yaml.v3's flow
 // scanner is a large share of linting time. It returns ok=false for
 // anything it cannot vouch for (invalid JSON, or JSON yaml.v3 reads
 // differently or rejects), and the caller then takes the yaml.v3 path, so
 // errors stay exactly the same. It reads a .yaml file that holds JSON:
 // such a file is read by YAML's rules.
-func parseJSONNode(data []byte) (*yaml.Node, bool) {
+func ParseJSONAsYAML(data []byte) (*yaml.Node, bool) {
 	doc, _, ok := parseJSONMode(data, false)
 	return doc, ok
 }
 
-// parseJSON reads a .json file by JSON's rules (RFC 8259), where they
+// ParseJSON reads a .json file by JSON's rules (RFC 8259), where they
 // differ from YAML's: surrogate pairs (\uD83D\uDE00) are one character,
 // \/ is an escape, any character but " and \ and the C0 controls may stand
 // unescaped in a string (DEL, C1 controls, U+2028, U+FEFF...), a key's ':'
 // may be on another line, and a tab is blank anywhere. On the rest it
 // builds the tree yaml.v3 would build. It takes every valid JSON document
-// nested at most yamlMaxDepth deep (deeper is past MaxDepth, which
-// TooDeep refuses without building a tree), but for one with an unpaired
-// surrogate escape, which is a *SurrogateError; ok=false otherwise.
+// nested at most yamlMaxDepth deep (deeper is past spec.MaxDepth, which
+// spec.TooDeep refuses without building a tree), but for one with an
+// unpaired surrogate escape, which is a *SurrogateError; ok=false
+// otherwise.
 //
-// Lines are counted as File.PosAt counts them: a NEL, LS or PS in a string
-// starts a new line, so that positions after it agree with the file's
-// line table.
-func parseJSON(data []byte) (*yaml.Node, *SurrogateError, bool) {
+// Lines are counted as spec's File.PosAt counts them: a NEL, LS or PS in a
+// string starts a new line, so that positions after it agree with the
+// file's line table.
+func ParseJSON(data []byte) (*yaml.Node, *SurrogateError, bool) {
 	return parseJSONMode(data, true)
 }
 
 func parseJSONMode(data []byte, strict bool) (*yaml.Node, *SurrogateError, bool) {
-	if len(data) > MaxFileSize {
+	if len(data) > MaxInput {
 		return nil, nil, false // positions are int32
 	}
 	p := jsonParsers.Get().(*jsonParser)
@@ -85,25 +86,15 @@ func (e *SurrogateError) Error() string {
 	return fmt.Sprintf(`unpaired surrogate escape %s: a low surrogate (\uDC00-\uDFFF) must come right after a high one (\uD800-\uDBFF), the two making one character (\uD83D\uDE00 is 😀); add the missing half, or write the character itself`, e.Escape)
 }
 
-// surrogateError reports an unpaired surrogate escape of a JSON file.
-func (f *File) surrogateError(bad *SurrogateError) {
-	f.Errors = append(f.Errors, f.surrogateErr(bad))
-}
-
-func (f *File) surrogateErr(bad *SurrogateError) *Error {
-	p := f.PosAt(bad.Offset)
-	return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + bad.Len()}}, Message: "invalid JSON string: " + bad.Error()}
-}
-
-// surrogatePair decodes the \u escape at data[i] (its backslash), whose
+// SurrogatePair decodes the \u escape at data[i] (its backslash), whose
 // value r is a surrogate, with the escape that must follow it. It returns
 // the character and the length of both escapes.
-func surrogatePair(data []byte, i int, r rune) (rune, int, *SurrogateError) {
+func SurrogatePair(data []byte, i int, r rune) (rune, int, *SurrogateError) {
 	bad := &SurrogateError{Offset: i, Escape: string(data[i : i+6]), High: r < 0xDC00}
 	if !bad.High || i+12 > len(data) || data[i+6] != '\\' || data[i+7] != 'u' {
 		return 0, 0, bad
 	}
-	lo, ok := hex4(data, i+8)
+	lo, ok := Hex4(data, i+8)
 	if !ok || lo < 0xDC00 || lo > 0xDFFF {
 		return 0, 0, bad
 	}
@@ -125,7 +116,7 @@ func FindUnpairedSurrogate(data []byte) *SurrogateError {
 			i += 2 // in valid JSON a backslash starts an escape, in a string
 			continue
 		}
-		r, ok := hex4(data, i+2)
+		r, ok := Hex4(data, i+2)
 		if !ok {
 			return nil // not valid JSON: the caller's decoder says so
 		}
@@ -133,16 +124,13 @@ func FindUnpairedSurrogate(data []byte) *SurrogateError {
 			i += 6
 			continue
 		}
-		_, w, bad := surrogatePair(data, i, r)
+		_, w, bad := SurrogatePair(data, i, r)
 		if bad != nil {
 			return bad
 		}
 		i += w
 	}
 }
-
-// jsonFastPath lets tests compare ParseFile with and without parseJSONNode.
-var jsonFastPath = true
 
 // yamlMaxFlowDepth is yaml.v3's max_flow_level: deeper input is an error.
 const yamlMaxFlowDepth = 10000
@@ -162,7 +150,7 @@ type jsonParser struct {
 	// current line before pos.
 	line, lineStart, wide int
 	depth                 int
-	// strict: JSON's rules (parseJSON), not yaml.v3's; bad is the
+	// strict: JSON's rules (ParseJSON), not yaml.v3's; bad is the
 	// unpaired surrogate escape that stopped a strict parse.
 	strict   bool
 	bad      *SurrogateError
@@ -512,7 +500,7 @@ func (p *jsonParser) str() (string, bool) {
 			case 't':
 				b = append(b, '\t')
 			case 'u':
-				r, ok := hex4(data, i+2)
+				r, ok := Hex4(data, i+2)
 				if !ok {
 					return "", false
 				}
@@ -525,7 +513,7 @@ func (p *jsonParser) str() (string, bool) {
 						return "", false
 					}
 					var bad *SurrogateError
-					if r, w, bad = surrogatePair(data, i, r); bad != nil {
+					if r, w, bad = SurrogatePair(data, i, r); bad != nil {
 						p.bad = bad
 						return "", false
 					}
@@ -565,7 +553,7 @@ func (p *jsonParser) str() (string, bool) {
 //
 // In strict mode (JSON's rules) it takes every character but the C0
 // controls, which JSON does not allow unescaped; a NEL, LS or PS starts a
-// new line, as File.lines counts them.
+// new line, as spec's File.lines counts them.
 func (p *jsonParser) multibyte(i int) (int, bool) {
 	c := p.data[i]
 	if c < 0x80 {
@@ -592,17 +580,18 @@ func (p *jsonParser) multibyte(i int) (int, bool) {
 	return w, true
 }
 
-func hex4(data []byte, i int) (rune, bool) {
+// Hex4 is the value of the 4 hex digits at data[i], as of a \u escape.
+func Hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {
 		return 0, false
 	}
-	r, ok := hexDigits(data[i : i+4])
+	r, ok := HexDigits(data[i : i+4])
 	return rune(r), ok
 }
 
-// hexDigits is the value of up to 8 hex digits (JSON's \uXXXX, YAML's
+// HexDigits is the value of up to 8 hex digits (JSON's \uXXXX, YAML's
 // \xXX, \uXXXX and \UXXXXXXXX; \UFFFFFFFF overflows a rune).
-func hexDigits(digits []byte) (int64, bool) {
+func HexDigits(digits []byte) (int64, bool) {
 	var r int64
 	for _, c := range digits {
 		switch {

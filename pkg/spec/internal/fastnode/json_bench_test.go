@@ -1,10 +1,11 @@
-package spec
+package fastnode_test
 
 import (
 	"bytes"
 	"os"
 	"testing"
 
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
 	"gopkg.in/yaml.v3"
 )
 
@@ -29,27 +30,27 @@ func benchJSON(tb testing.TB) [][]byte {
 	return files
 }
 
-// BenchmarkJSONNodeFast and BenchmarkJSONNodeYAML compare parseJSONNode
+// BenchmarkJSONNodeFast and BenchmarkJSONNodeYAML compare ParseJSONAsYAML
 // with what it replaces (json.Valid is not counted) on a corpus:
 //
-//	TOOLCTL_BENCH_DIR=dir go test ./pkg/spec -run '^$' -bench JSONNode -benchmem
+//	TOOLCTL_BENCH_DIR=dir go test ./pkg/spec/internal/fastnode -run '^$' -bench JSONNode -benchmem
 func BenchmarkJSONNodeFast(b *testing.B) {
 	files := benchJSON(b)
 	b.SetBytes(totalSize(files))
 	for b.Loop() {
 		for _, data := range files {
-			parseJSONNode(data)
+			fastnode.ParseJSONAsYAML(data)
 		}
 	}
 }
 
-// BenchmarkJSONNodeStrict is parseJSON, the reader of .json files.
+// BenchmarkJSONNodeStrict is ParseJSON, the reader of .json files.
 func BenchmarkJSONNodeStrict(b *testing.B) {
 	files := benchJSON(b)
 	b.SetBytes(totalSize(files))
 	for b.Loop() {
 		for _, data := range files {
-			parseJSON(data)
+			fastnode.ParseJSON(data)
 		}
 	}
 }

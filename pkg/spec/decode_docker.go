@@ -13,15 +13,7 @@ import (
 // required, which some registry files write instead of optional.
 var DockerArgumentKeys = []string{"name", "desc", "optional", "required"}
 
-var dockerArgumentKeys = func() map[string]bool {
-	m := map[string]bool{}
-	for _, list := range [][]string{DockerArgumentKeys, Draft202012, AnnotationKeywords} {
-		for _, k := range list {
-			m[k] = true
-		}
-	}
-	return m
-}()
+var dockerArgumentKeys = KeywordSet(DockerArgumentKeys, Draft202012, AnnotationKeywords)
 
 // ArgumentProblem is something wrong with an item of Docker's arguments
 // list: the item at Index, at its key Key ("" for the whole item).
