@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -702,7 +701,7 @@ func writeValue(w io.Writer, v any, format string) error {
 		var b bytes.Buffer
 		enc := yaml.NewEncoder(&b)
 		enc.SetIndent(2)
-		if err := enc.Encode(spec.ValueNode(toSpecValue(v))); err != nil {
+		if err := enc.Encode(spec.ValueNode(spec.FromPlain(v))); err != nil {
 			return err
 		}
 		_, err := w.Write(b.Bytes())
@@ -742,39 +741,6 @@ func writeMCPResult(w io.Writer, m *run.MCPResult, format string) error {
 	b.WriteByte('\n')
 	_, err := w.Write(b.Bytes())
 	return err
-}
-
-// toSpecValue converts plain Go maps to *spec.Map with sorted keys, so
-// that the YAML encoder sees the value model it knows.
-func toSpecValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		m := spec.NewMap(len(keys))
-		for _, k := range keys {
-			m.Set(k, toSpecValue(v[k]))
-		}
-		return m
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = toSpecValue(x)
-		}
-		return out
-	case float64:
-		if n, err := json.Marshal(v); err == nil {
-			return json.Number(n)
-		}
-	case int:
-		return json.Number(strconv.Itoa(v))
-	case int64:
-		return json.Number(strconv.FormatInt(v, 10))
-	}
-	return v
 }
 
 // completeRun completes tool names, then the tool's parameter flags and

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -87,7 +88,7 @@ values:
 	if v, ok := f.Lookup("region"); !ok || v != "eu" {
 		t.Errorf("region: %v %v", v, ok)
 	}
-	if v, ok := f.Lookup("run.retries"); !ok || v != int64(3) {
+	if v, ok := f.Lookup("run.retries"); !ok || v != json.Number("3") { // numbers as the runner's input has them
 		t.Errorf("run.retries: %#v %v", v, ok)
 	}
 	if v, ok := f.Lookup("llm"); !ok || !reflect.DeepEqual(v, map[string]any{"model": "gpt-x"}) {

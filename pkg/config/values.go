@@ -1,8 +1,9 @@
 package config
 
 import (
-	"sort"
 	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // Lookup is the value of a dotted key for bind's {config: key} and
@@ -29,34 +30,8 @@ func (f *File) Lookup(key string) (any, bool) {
 		if err := n.Decode(&v); err != nil {
 			continue
 		}
-		return plainYAML(v), true
+		// numbers as json.Number, as in every input the runner gets
+		return spec.Plain(spec.FromPlain(v)), true
 	}
 	return nil, false
-}
-
-// plainYAML turns yaml.v3's decoded maps into map[string]any with string
-// keys and ints into the int64 the runner accepts.
-func plainYAML(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			out[k] = plainYAML(v[k])
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = plainYAML(x)
-		}
-		return out
-	case int:
-		return int64(v)
-	}
-	return v
 }

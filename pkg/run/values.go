@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/spec"
 	"math"
 )
 
@@ -88,17 +89,8 @@ func ArgTypeError(name, want string, got any) error {
 
 // JSONType names a value's JSON type for messages.
 func JSONType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case json.Number, float64, int, int64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
+	if t := spec.JSONType(v, spec.AnyNumber); t != "" {
+		return t
 	}
 	return "object"
 }

@@ -18,13 +18,22 @@ const (
 	// not 1.0, 1e3 or 18446744073709551616). compat infers a schema's
 	// type from its enum or const values by it.
 	Int64Literal
+	// AnyNumber: never; every number is a "number". run names the type of
+	// a value a caller gave by it.
+	AnyNumber
 )
 
 // JSONType names the JSON Schema type of a model value (nil, bool,
-// string, json.Number, *Map, []any): "null", "boolean", "string",
-// "integer" or "number" (by rule), "object" or "array"; "" for any other
-// value.
+// string, json.Number, *Map, []any) or a plain one (map[string]any,
+// float64, int, int64): "null", "boolean", "string", "integer" or
+// "number" (by rule), "object" or "array"; "" for any other value.
 func JSONType(v any, rule IntegerRule) string {
+	switch v.(type) {
+	case float64, int, int64, uint64:
+		v = FromPlain(v)
+	case map[string]any:
+		return "object"
+	}
 	switch v := v.(type) {
 	case nil:
 		return "null"
@@ -33,6 +42,9 @@ func JSONType(v any, rule IntegerRule) string {
 	case string:
 		return "string"
 	case json.Number:
+		if rule == AnyNumber {
+			return "number"
+		}
 		if _, err := v.Int64(); err == nil {
 			return "integer"
 		}

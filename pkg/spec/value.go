@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -141,6 +142,43 @@ func CloneValue(v any) any {
 	default:
 		return v
 	}
+}
+
+// FromPlain converts a plain Go value (encoding/json's or yaml.v3's
+// map[string]any, []any, float64, int, int64, json.Number, ...) to the
+// model's: maps become *Map with their keys sorted, numbers json.Number.
+// It is Plain's inverse, up to key order.
+func FromPlain(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		m := NewMap(len(keys))
+		for _, k := range keys {
+			m.Set(k, FromPlain(v[k]))
+		}
+		return m
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = FromPlain(x)
+		}
+		return out
+	case float64:
+		if n, err := json.Marshal(v); err == nil {
+			return json.Number(n)
+		}
+	case int:
+		return json.Number(strconv.Itoa(v))
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10))
+	case uint64:
+		return json.Number(strconv.FormatUint(v, 10))
+	}
+	return v
 }
 
 // Plain converts a value to the plain Go form of encoding/json
