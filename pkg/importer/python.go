@@ -51,7 +51,7 @@ type PythonOptions struct {
 }
 
 // pythonMaxOutput bounds what the reader may print.
-const pythonMaxOutput = 64 << 20
+var pythonMaxOutput = 64 << 20
 
 // ErrNoPython is returned (wrapped) when the interpreter cannot be run.
 var ErrNoPython = errors.New("python interpreter not found")
@@ -143,7 +143,7 @@ func readPythonModule(ctx context.Context, opts PythonOptions) (*pyModule, error
 	}
 	cmd := exec.CommandContext(ctx, interp, "-I", "-S", "-c", pythonAST, opts.Name)
 	cmd.Stdin = bytes.NewReader(opts.Source)
-	out := &limitedBuffer{max: pythonMaxOutput}
+	out := &limitedBuffer{max: pythonMaxOutput, full: cancel}
 	var stderr limitedBuffer
 	stderr.max = 4 << 10
 	cmd.Stdout, cmd.Stderr = out, &stderr
@@ -152,10 +152,10 @@ func readPythonModule(ctx context.Context, opts PythonOptions) (*pyModule, error
 	switch {
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
 		return nil, fmt.Errorf("%w: import --from python reads the file with Python's ast module, and %q cannot be run (%v); install Python 3.8 or newer, or set run.python in .toolctl.yaml", ErrNoPython, interp, unwrapExec(err))
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("reading %s with %s took longer than %s and was stopped; the file may be too large or too deeply nested", opts.Name, interp, timeout)
 	case out.over:
 		return nil, fmt.Errorf("reading %s: the description of its functions is larger than %d MB; import fewer functions (FILE.py:NAME)", opts.Name, pythonMaxOutput>>20)
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("reading %s with %s took longer than %s and was stopped; the file may be too large or too deeply nested", opts.Name, interp, timeout)
 	}
 	var mod pyModule
 	if jerr := json.Unmarshal(out.buf.Bytes(), &mod); jerr != nil {
@@ -183,17 +183,22 @@ func unwrapExec(err error) error {
 	return err
 }
 
-// limitedBuffer keeps at most max bytes and notes when more came.
+// limitedBuffer keeps at most max bytes; when more comes, it notes it and
+// calls full (which stops the process).
 type limitedBuffer struct {
 	buf  bytes.Buffer
 	max  int
 	over bool
+	full func()
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
 	if room := b.max - b.buf.Len(); len(p) > room {
 		b.over = true
 		b.buf.Write(p[:max(room, 0)])
+		if b.full != nil {
+			b.full()
+		}
 		return len(p), nil
 	}
 	return b.buf.Write(p)
@@ -281,7 +286,7 @@ func selectPython(opts PythonOptions, mod *pyModule) ([]*pyFunc, []*Diagnostic) 
 		seen[n] = true
 		f, ok := all[n]
 		if !ok {
-			msg := fmt.Sprintf("%s defines no function %q", opts.Name, n)
+			msg := fmt.Sprintf("there is no function %q in this file", n)
 			if sug := spec.Suggest(n, names); sug != "" {
 				msg += fmt.Sprintf("; did you mean %q?", sug)
 			} else if len(names) > 0 {

@@ -301,7 +301,7 @@ func (c *pyConv) untranslatable(n *pyNode, why string) *spec.Map {
 	if why != "" {
 		msg += " (" + why + ")"
 	}
-	c.warn(n.Pos, "%s; the parameter accepts any value: give it a type JSON can carry (str, int, list[str], a TypedDict, ...)", msg)
+	c.warn(n.Pos, "%s; its schema is left unconstrained (any value): give it a type JSON can carry (str, int, list[str], a TypedDict, ...)", msg)
 	return spec.NewMap(1)
 }
 
@@ -464,6 +464,13 @@ func nullable(s *spec.Map) {
 	}
 	if a, ok := s.Get("anyOf"); ok {
 		if l, ok := a.([]any); ok {
+			for _, m := range l {
+				if m, ok := m.(*spec.Map); ok && m.Len() == 1 {
+					if t, _ := m.Get("type"); t == "null" {
+						return
+					}
+				}
+			}
 			s.Set("anyOf", append(l, typ("null")))
 			return
 		}

@@ -3,6 +3,7 @@ package importer
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // pyDoc is what a docstring says, in any of the three styles it reads:
@@ -31,13 +32,24 @@ type pyDocItem struct {
 	Name, Type, Text string
 }
 
+// docRE are the docstring patterns, compiled on first use (package init
+// stays cheap).
+var docRE = sync.OnceValue(func() *docPatterns {
+	return &docPatterns{
+		restField:    regexp.MustCompile(`^:(param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|except|exception)\b([^:]*):\s?(.*)$`),
+		googleHeader: regexp.MustCompile(`^(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Kwargs|Other Parameters|Attributes|Returns|Return|Yields|Yield|Raises|Raise|Exceptions|Example|Examples|Note|Notes|Warning|Warnings|See Also|Todo|References|Usage):\s*$`),
+		numpyUnder:   regexp.MustCompile(`^-{3,}\s*$`),
+		googleParam:  regexp.MustCompile(`^\*{0,2}([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$`),
+		googleTyped:  regexp.MustCompile(`^([A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*\|\s*[A-Za-z_][\w.\[\], ]*)*)\s*:\s+(.*)$`),
+		numpyParam:   regexp.MustCompile(`^\*{0,2}([A-Za-z_]\w*(?:\s*,\s*\*{0,2}[A-Za-z_]\w*)*)\s*(?::\s*(.*))?$`),
+	}
+})
+
+type docPatterns struct {
+	restField, googleHeader, numpyUnder, googleParam, googleTyped, numpyParam *regexp.Regexp
+}
+
 var (
-	restField     = regexp.MustCompile(`^:(param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|except|exception)\b([^:]*):\s?(.*)$`)
-	googleHeader  = regexp.MustCompile(`^(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Kwargs|Other Parameters|Attributes|Returns|Return|Yields|Yield|Raises|Raise|Exceptions|Example|Examples|Note|Notes|Warning|Warnings|See Also|Todo|References|Usage):\s*$`)
-	numpyUnder    = regexp.MustCompile(`^-{3,}\s*$`)
-	googleParam   = regexp.MustCompile(`^\*{0,2}([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$`)
-	googleTyped   = regexp.MustCompile(`^([A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*\|\s*[A-Za-z_][\w.\[\], ]*)*)\s*:\s+(.*)$`)
-	numpyParam    = regexp.MustCompile(`^\*{0,2}([A-Za-z_]\w*(?:\s*,\s*\*{0,2}[A-Za-z_]\w*)*)\s*(?::\s*(.*))?$`)
 	paramSections = map[string]bool{"Args": true, "Arguments": true, "Parameters": true, "Params": true, "Keyword Args": true, "Keyword Arguments": true, "Kwargs": true, "Other Parameters": true, "Attributes": true}
 	returnSects   = map[string]bool{"Returns": true, "Return": true, "Yields": true, "Yield": true}
 	raiseSects    = map[string]bool{"Raises": true, "Raise": true, "Exceptions": true}
@@ -64,10 +76,10 @@ func parseDoc(doc string) *pyDoc {
 	var rest []string
 	for i < len(lines) {
 		switch {
-		case restField.MatchString(strings.TrimSpace(lines[i])) && indent(lines[i]) == 0:
+		case docRE().restField.MatchString(strings.TrimSpace(lines[i])) && indent(lines[i]) == 0:
 			d.Style = "rest"
 			i = d.restField(lines, i)
-		case i+1 < len(lines) && numpyUnder.MatchString(strings.TrimSpace(lines[i+1])) && strings.TrimSpace(lines[i]) != "" && indent(lines[i]) == 0:
+		case i+1 < len(lines) && docRE().numpyUnder.MatchString(strings.TrimSpace(lines[i+1])) && strings.TrimSpace(lines[i]) != "" && indent(lines[i]) == 0:
 			name := strings.TrimSpace(lines[i])
 			end := numpySectionEnd(lines, i+2)
 			if d.numpySection(name, lines[i+2:end]) {
@@ -76,7 +88,7 @@ func parseDoc(doc string) *pyDoc {
 				rest = append(rest, lines[i:end]...)
 			}
 			i = end
-		case googleHeader.MatchString(strings.TrimSpace(lines[i])) && indent(lines[i]) == 0:
+		case docRE().googleHeader.MatchString(strings.TrimSpace(lines[i])) && indent(lines[i]) == 0:
 			name := strings.TrimSuffix(strings.TrimSpace(lines[i]), ":")
 			end := i + 1
 			for end < len(lines) && (strings.TrimSpace(lines[end]) == "" || indent(lines[end]) > 0) {
@@ -100,10 +112,10 @@ func parseDoc(doc string) *pyDoc {
 // sectionStart tells whether line i starts a section of any style.
 func sectionStart(lines []string, i int) bool {
 	l := strings.TrimSpace(lines[i])
-	if restField.MatchString(l) || googleHeader.MatchString(l) {
+	if docRE().restField.MatchString(l) || docRE().googleHeader.MatchString(l) {
 		return true
 	}
-	return i+1 < len(lines) && numpyUnder.MatchString(strings.TrimSpace(lines[i+1]))
+	return i+1 < len(lines) && docRE().numpyUnder.MatchString(strings.TrimSpace(lines[i+1]))
 }
 
 func indent(l string) int {
@@ -148,7 +160,7 @@ func joinText(lines []string) string {
 // restField reads the reST field at lines[i] and its indented
 // continuation; it returns the index after it.
 func (d *pyDoc) restField(lines []string, i int) int {
-	m := restField.FindStringSubmatch(strings.TrimSpace(lines[i]))
+	m := docRE().restField.FindStringSubmatch(strings.TrimSpace(lines[i]))
 	text := []string{m[3]}
 	j := i + 1
 	for j < len(lines) && strings.TrimSpace(lines[j]) != "" && indent(lines[j]) > 0 {
@@ -229,7 +241,7 @@ func (d *pyDoc) googleSection(name string, body []string) bool {
 	switch {
 	case paramSections[name]:
 		for _, e := range entries(body) {
-			m := googleParam.FindStringSubmatch(e[0])
+			m := docRE().googleParam.FindStringSubmatch(e[0])
 			if m == nil {
 				continue
 			}
@@ -240,7 +252,7 @@ func (d *pyDoc) googleSection(name string, body []string) bool {
 	case returnSects[name]:
 		text := joinText(body)
 		r := d.returns()
-		if m := googleTyped.FindStringSubmatch(text); m != nil {
+		if m := docRE().googleTyped.FindStringSubmatch(text); m != nil {
 			r.Type, r.Text = m[1], m[2]
 		} else {
 			r.Text = text
@@ -259,7 +271,7 @@ func (d *pyDoc) googleSection(name string, body []string) bool {
 // numpySectionEnd is the index of the next NumPy header after start.
 func numpySectionEnd(lines []string, start int) int {
 	for j := start; j < len(lines); j++ {
-		if j+1 < len(lines) && strings.TrimSpace(lines[j]) != "" && indent(lines[j]) == 0 && numpyUnder.MatchString(strings.TrimSpace(lines[j+1])) {
+		if j+1 < len(lines) && strings.TrimSpace(lines[j]) != "" && indent(lines[j]) == 0 && docRE().numpyUnder.MatchString(strings.TrimSpace(lines[j+1])) {
 			return j
 		}
 	}
@@ -271,7 +283,7 @@ func (d *pyDoc) numpySection(name string, body []string) bool {
 	switch {
 	case paramSections[name]:
 		for _, e := range entries(body) {
-			m := numpyParam.FindStringSubmatch(e[0])
+			m := docRE().numpyParam.FindStringSubmatch(e[0])
 			if m == nil {
 				continue
 			}
