@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/toolctl/toolctl/pkg/config"
 	"github.com/toolctl/toolctl/pkg/importer"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -58,6 +59,14 @@ Sources (--from, default auto: detected from the shape of the input):
   bfcl       Berkeley Function Calling Leaderboard function docs, one per line
              (JSON Lines) or in a list; dict, float, tuple, any and the
              Java/JavaScript type names are converted to JSON Schema types
+  python     Python source, FILE.py or FILE.py:NAME,Class.method: every public
+             top-level function (or the named ones) becomes a tool with a
+             python entry that runs it. The file is read statically with
+             Python's ast module (python3, or run.python of .toolctl.yaml):
+             none of its code runs. Type hints become the input schema, the
+             docstring (Google, NumPy or reST) the description, detail and
+             parameter descriptions, Returns the output schema's, Raises the
+             tool's warnings; what cannot be translated is a warning
 
 A live MCP server is read with --from-server 'CMD ARGS' (stdio) or --from-url
 URL (Streamable HTTP): every page of tools/list is imported, and each tool
@@ -112,7 +121,7 @@ func newCmdImport(app *App) *cobra.Command {
 	f.StringVar(&opts.fromServer, "from-server", "", "import from a stdio MCP server started with this command line")
 	f.StringVar(&opts.fromURL, "from-url", "", "import from a Streamable HTTP MCP server at this URL")
 	f.StringArrayVar(&opts.headers, "header", nil, "HTTP header for --from-url, \"Name: value\" (repeatable; ${ENV} is expanded)")
-	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit for reading a live server")
+	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit for reading a live server, or a Python file (--from python)")
 	f.BoolVar(&opts.noEntry, "no-entry", false, "with --from-server/--from-url: write definition-only tools, without the mcp entry")
 	f.StringVar(&opts.category, "category", "", "category to give every imported tool (e.g. custom)")
 	f.StringVar(&opts.schemaRef, "schema-ref", spec.SchemaID, "the $schema of the yaml-language-server modeline; empty for none")
@@ -137,6 +146,8 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 		return usageError(fmt.Errorf("--from %s does not apply to a live server, which always speaks MCP", from))
 	case !live && opts.input == "":
 		return usageError(errors.New("import needs a FILE to read, - for stdin, --from-server 'CMD ARGS' or --from-url URL\nRun 'toolctl import --help' for usage."))
+	case from == importer.Python && (live || opts.input == "-"):
+		return usageError(errors.New("--from python reads a Python file: give FILE.py (or FILE.py:NAME to pick functions)"))
 	case !live && (len(opts.headers) > 0 || opts.noEntry):
 		return usageError(errors.New("--header and --no-entry apply to --from-server/--from-url only"))
 	}
@@ -172,6 +183,10 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 		if err != nil {
 			return usageError(err)
 		}
+	} else if from == importer.Python {
+		if res, err = importPython(ctx, app, opts); err != nil {
+			return err
+		}
 	} else {
 		data, name, err := readImportInput(app, opts.input)
 		if err != nil {
@@ -199,6 +214,39 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 		return printImported(app, opts, res)
 	}
 	return writeImported(app, opts, res)
+}
+
+// importPython reads FILE.py[:NAME,...] statically (importer.ImportPython).
+func importPython(ctx context.Context, app *App, opts *importOptions) (*importer.Result, error) {
+	file, funcs := importer.ParsePythonTarget(opts.input)
+	data, name, err := readImportInput(app, file)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	settings, err := config.Get[config.Run](app.config)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	toolDir := opts.dir
+	if toolDir == "-" {
+		toolDir = "."
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := importer.ImportPython(ctx, importer.PythonOptions{
+		Name: name, Source: data, Functions: funcs, ToolDir: toolDir,
+		Interpreter: settings.Python, Timeout: opts.timeout,
+	})
+	var list importer.Errors
+	var one *importer.Diagnostic
+	if errors.As(err, &list) || errors.As(err, &one) {
+		return nil, importFailed(app, res, err)
+	}
+	if err != nil {
+		return nil, usageError(err)
+	}
+	return res, nil
 }
 
 // readImportInput reads FILE or stdin ("-"), refusing what cannot be a

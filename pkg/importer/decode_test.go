@@ -56,7 +56,7 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("bfcl: %q %v", f, err)
 	}
 	_, err := ParseFormat("opneai")
-	if err == nil || !strings.Contains(err.Error(), `unknown format "opneai"; use one of: auto, openai, anthropic, gemini, mcp, bfcl (did you mean "openai"?)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown format "opneai"; use one of: auto, openai, anthropic, gemini, mcp, bfcl, python (did you mean "openai"?)`) {
 		t.Errorf("err %v", err)
 	}
 }

@@ -37,7 +37,7 @@ const (
 )
 
 // Formats lists every value --from accepts, auto first.
-var Formats = []Format{Auto, OpenAI, Anthropic, Gemini, MCP, BFCL}
+var Formats = []Format{Auto, OpenAI, Anthropic, Gemini, MCP, BFCL, Python}
 
 // ParseFormat checks a --from value.
 func ParseFormat(s string) (Format, error) {
@@ -118,6 +118,9 @@ func Import(data []byte, opts Options) (res *Result, err error) {
 	}
 	defer recoverInput(opts.Name, &res, &err)
 	testhook.Check("import", opts.Name)
+	if opts.From == Python {
+		return nil, &Diagnostic{File: opts.Name, Message: "Python source is read by ImportPython, not Import"}
+	}
 	src, err := decodeSource(opts.Name, data)
 	if err != nil {
 		return nil, err

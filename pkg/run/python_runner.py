@@ -177,7 +177,12 @@ def _main():
         except BaseException as e:
             fail("import", e)
             return 1
-        fn = getattr(module, func_name, None)
+        # Class.method: a static or class method (import --from python)
+        fn = module
+        for part in func_name.split("."):
+            fn = getattr(fn, part, None)
+            if fn is None:
+                break
         if fn is None or not callable(fn):
             fail(
                 "function",

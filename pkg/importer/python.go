@@ -1,0 +1,435 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/toolctl/toolctl/internal/testhook"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// Python is --from python: tools from the functions of a Python source
+// file (ImportPython), read statically.
+const Python Format = "python"
+
+// pythonAST reads a Python file statically and prints its functions and
+// classes as JSON (python_ast.py). It is passed with -c, so nothing is
+// written to disk.
+//
+//go:embed python_ast.py
+var pythonAST string
+
+// PythonOptions control ImportPython.
+type PythonOptions struct {
+	// Name is the file's path as the user gave it, for messages and for
+	// the python entry (module = its base name, path = its directory).
+	Name string
+	// Source is the file's content (at most spec.MaxFileSize bytes).
+	Source []byte
+	// Functions selects functions (NAME, or Class.method for a static or
+	// class method); none: every public top-level function.
+	Functions []string
+	// ToolDir is the directory the tool files are written to: the python
+	// entry's path is relative to it ("" for the working directory).
+	ToolDir string
+	// Interpreter runs the reader ("python3" when empty).
+	Interpreter string
+	// Timeout bounds the reader (30s when zero).
+	Timeout time.Duration
+}
+
+// pythonMaxOutput bounds what the reader may print.
+var pythonMaxOutput = 64 << 20
+
+// ErrNoPython is returned (wrapped) when the interpreter cannot be run.
+var ErrNoPython = errors.New("python interpreter not found")
+
+// ImportPython turns the functions of a Python source file into tools,
+// reading the file with Python's own parser (the ast module, in python3)
+// and never running its code: no import, no exec, no eval; defaults are
+// read with ast.literal_eval. The interpreter runs isolated (-I -S: no
+// site hooks, no user site, no PYTHON* variables, not the working
+// directory on sys.path), gets the source on stdin and the name as an
+// argument only, within a timeout and an output limit.
+//
+// Each function becomes a tool: its summary the description, the rest of
+// its docstring the detail, its parameters the input schema (pythonconv.go
+// translates the annotations), Returns the output schema's description,
+// Raises the tool's warnings, and a python entry that runs it. A function
+// that cannot be called with the input as keyword arguments (*args,
+// **kwargs, positional-only parameters, instance methods) is skipped with
+// a warning; the others are imported.
+func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err error) {
+	if opts.Name == "" {
+		opts.Name = "<input>"
+	}
+	defer recoverInput(opts.Name, &res, &err)
+	testhook.Check("import", opts.Name)
+	if len(opts.Source) > spec.MaxFileSize {
+		return nil, &Diagnostic{File: opts.Name, Message: fmt.Sprintf("the file is larger than %d MB; import reads smaller Python files", spec.MaxFileSize>>20)}
+	}
+	mod, err := readPythonModule(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if mod.Error != nil {
+		pos := spec.Pos{Line: mod.Error.Line, Col: max(mod.Error.Col, 1)}
+		if pos.Line <= 0 {
+			pos = spec.Pos{}
+		}
+		return nil, &Diagnostic{File: opts.Name, Span: diag.At(pos), Message: "cannot read the file as Python: " + mod.Error.Message + "; import --from python reads Python 3 source"}
+	}
+	entry, err := pythonEntry(opts)
+	if err != nil {
+		return nil, err
+	}
+	c := newPyConv(opts.Name, mod)
+	funcs, errs := selectPython(opts, mod)
+	r := &reader{src: &source{name: opts.Name}}
+	r.errs = append(r.errs, errs...)
+	for _, f := range funcs {
+		if t := c.tool(f, entry); t != nil {
+			r.tools = append(r.tools, &Tool{Tool: t, SourceName: f.Qualname, Pos: f.Pos.pos()})
+		}
+	}
+	r.warnings = append(r.warnings, c.warnings...)
+	if len(r.tools) == 0 && len(r.errs) == 0 {
+		msg := "no function to import"
+		switch {
+		case len(funcs) > 0:
+			msg += ": every function was skipped (see the warnings)"
+		case len(mod.Functions) > 0:
+			msg += ": every top-level function is private (_name); name one to import it (FILE.py:NAME)"
+		default:
+			msg += ": the file defines no top-level function"
+		}
+		r.errs = append(r.errs, &Diagnostic{File: opts.Name, Message: msg})
+	}
+	mapNames(r)
+	res = &Result{Format: Python, Tools: r.tools, Warnings: r.warnings}
+	if len(r.errs) > 0 {
+		res.Tools = nil
+		return res, Errors(r.errs)
+	}
+	return res, nil
+}
+
+// readPythonModule runs the reader on the source.
+func readPythonModule(ctx context.Context, opts PythonOptions) (*pyModule, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	interp := opts.Interpreter
+	if interp == "" {
+		interp = "python3"
+	}
+	cmd := exec.CommandContext(ctx, interp, "-I", "-S", "-c", pythonAST, opts.Name)
+	cmd.Stdin = bytes.NewReader(opts.Source)
+	out := &limitedBuffer{max: pythonMaxOutput, full: cancel}
+	var stderr limitedBuffer
+	stderr.max = 4 << 10
+	cmd.Stdout, cmd.Stderr = out, &stderr
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		return nil, fmt.Errorf("%w: import --from python reads the file with Python's ast module, and %q cannot be run (%v); install Python 3.8 or newer, or set run.python in .toolctl.yaml", ErrNoPython, interp, unwrapExec(err))
+	case out.over:
+		return nil, fmt.Errorf("reading %s: the description of its functions is larger than %d MB; import fewer functions (FILE.py:NAME)", opts.Name, pythonMaxOutput>>20)
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("reading %s with %s took longer than %s and was stopped; the file may be too large or too deeply nested", opts.Name, interp, timeout)
+	}
+	var mod pyModule
+	if jerr := json.Unmarshal(out.buf.Bytes(), &mod); jerr != nil {
+		why := strings.TrimSpace(stderr.buf.String())
+		if why == "" && err != nil {
+			why = err.Error()
+		}
+		if i := strings.LastIndexByte(why, '\n'); i >= 0 {
+			why = why[i+1:]
+		}
+		return nil, fmt.Errorf("%s could not read %s (%s); import --from python needs Python 3.8 or newer", interp, opts.Name, why)
+	}
+	return &mod, nil
+}
+
+func unwrapExec(err error) error {
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// limitedBuffer keeps at most max bytes; when more comes, it notes it and
+// calls full (which stops the process).
+type limitedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+	full func()
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.buf.Len(); len(p) > room {
+		b.over = true
+		b.buf.Write(p[:max(room, 0)])
+		if b.full != nil {
+			b.full()
+		}
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}
+
+// pythonEntry is the python entry of the file's tools: the module is the
+// file's base name (a package's __init__.py: the package), the path its
+// directory relative to the tool directory.
+func pythonEntry(opts PythonOptions) (*spec.Entry, error) {
+	file, err := filepath.Abs(opts.Name)
+	if err != nil {
+		return nil, err
+	}
+	dir, module := filepath.Dir(file), strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	if module == "__init__" {
+		dir, module = filepath.Dir(dir), filepath.Base(dir)
+	}
+	if module == "" || strings.ContainsAny(module, ". ") {
+		return nil, &Diagnostic{File: opts.Name, Message: fmt.Sprintf("the module name %q (the file's base name) cannot be imported by the python executor; rename the file to a Python identifier, e.g. %s.py", module, ToolName(module))}
+	}
+	toolDir, err := filepath.Abs(opts.ToolDir)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(toolDir, dir)
+	if err != nil {
+		rel = dir // another volume: absolute
+	}
+	e := &spec.Entry{Type: spec.EntryPython, Module: module}
+	if rel = filepath.ToSlash(rel); rel != "." {
+		e.Path = rel
+	}
+	return e, nil
+}
+
+// selectPython picks the functions to import: the named ones (an unknown
+// name is an error), or every public top-level function.
+func selectPython(opts PythonOptions, mod *pyModule) ([]*pyFunc, []*Diagnostic) {
+	if len(opts.Functions) == 0 {
+		var out []*pyFunc
+		seen := map[string]bool{}
+		for _, f := range mod.Functions {
+			if strings.HasPrefix(f.Name, "_") || isOverload(f) {
+				continue
+			}
+			if seen[f.Name] { // a redefinition: the last one is the function
+				for i, g := range out {
+					if g.Name == f.Name {
+						out = append(out[:i], out[i+1:]...)
+						break
+					}
+				}
+			}
+			seen[f.Name] = true
+			out = append(out, f)
+		}
+		return out, nil
+	}
+	all := map[string]*pyFunc{}
+	var names []string
+	add := func(f *pyFunc) {
+		if isOverload(f) {
+			return
+		}
+		if _, ok := all[f.Qualname]; !ok {
+			names = append(names, f.Qualname)
+		}
+		all[f.Qualname] = f
+	}
+	for _, f := range mod.Functions {
+		add(f)
+	}
+	for _, c := range mod.Classes {
+		for _, m := range c.Methods {
+			add(m)
+		}
+	}
+	var out []*pyFunc
+	var errs []*Diagnostic
+	seen := map[string]bool{}
+	for _, n := range opts.Functions {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		f, ok := all[n]
+		if !ok {
+			msg := fmt.Sprintf("there is no function %q in this file", n)
+			if sug := spec.Suggest(n, names); sug != "" {
+				msg += fmt.Sprintf("; did you mean %q?", sug)
+			} else if len(names) > 0 {
+				sort.Strings(names)
+				list := names
+				if len(list) > 10 {
+					list = append(list[:10:10], "...")
+				}
+				msg += "; it defines: " + strings.Join(list, ", ")
+			}
+			errs = append(errs, &Diagnostic{File: opts.Name, Message: msg})
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, errs
+}
+
+func isOverload(f *pyFunc) bool {
+	for _, d := range f.Decorators {
+		if d == "overload" || d == "typing.overload" {
+			return true
+		}
+	}
+	return false
+}
+
+// ParsePythonTarget splits FILE.py:NAME,NAME into the file and the names.
+func ParsePythonTarget(arg string) (file string, funcs []string) {
+	i := strings.LastIndexByte(arg, ':')
+	if i <= 0 || strings.ContainsAny(arg[i+1:], `/\`) || (i == 1 && len(arg) > 2 && (arg[2] == '\\' || arg[2] == '/')) {
+		return arg, nil
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return arg, nil // a file whose name has a colon
+	}
+	for _, n := range strings.Split(arg[i+1:], ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			funcs = append(funcs, n)
+		}
+	}
+	return arg[:i], funcs
+}
+
+// --- the reader's document (python_ast.py) ---------------------------------
+
+type pyPos [2]int
+
+func (p pyPos) pos() spec.Pos { return spec.Pos{Line: p[0], Col: p[1]} }
+
+type pyModule struct {
+	Functions []*pyFunc          `json:"functions"`
+	Classes   []*pyClass         `json:"classes"`
+	Aliases   map[string]*pyNode `json:"aliases"`
+	Error     *struct {
+		Message string `json:"message"`
+		Line    int    `json:"line"`
+		Col     int    `json:"col"`
+	} `json:"error"`
+}
+
+type pyFunc struct {
+	Name        string     `json:"name"`
+	Qualname    string     `json:"qualname"`
+	Pos         pyPos      `json:"pos"`
+	Async       bool       `json:"async"`
+	Decorators  []string   `json:"decorators"`
+	Doc         *string    `json:"doc"`
+	Params      []*pyParam `json:"params"`
+	Returns     *pyNode    `json:"returns"`
+	TypeComment *struct {
+		Text    string    `json:"text"`
+		Error   bool      `json:"error"`
+		Args    []*pyNode `json:"args"`
+		Returns *pyNode   `json:"returns"`
+	} `json:"type_comment"`
+}
+
+type pyParam struct {
+	Name       string     `json:"name"`
+	Kind       string     `json:"kind"`
+	Pos        pyPos      `json:"pos"`
+	Annotation *pyNode    `json:"annotation"`
+	From       string     `json:"from"`
+	Default    *pyDefault `json:"default"`
+}
+
+type pyDefault struct {
+	Text  string          `json:"text"`
+	Pos   pyPos           `json:"pos"`
+	Value json.RawMessage `json:"value"`
+	Ref   string          `json:"ref"`
+	Call  *pyNode         `json:"call"`
+	Name  string          `json:"name"` // class values only
+}
+
+type pyClass struct {
+	Name       string            `json:"name"`
+	Pos        pyPos             `json:"pos"`
+	Bases      []string          `json:"bases"`
+	Keywords   map[string]string `json:"keywords"`
+	Decorators []string          `json:"decorators"`
+	Doc        *string           `json:"doc"`
+	Fields     []*struct {
+		Name       string     `json:"name"`
+		Pos        pyPos      `json:"pos"`
+		Annotation *pyNode    `json:"annotation"`
+		Default    *pyDefault `json:"default"`
+	} `json:"fields"`
+	Values  []*pyDefault `json:"values"`
+	Methods []*pyFunc    `json:"methods"`
+}
+
+// pyNode is an annotation: k is name (id), sub (base[args]), or (args),
+// const (value; a string also parsed, as a forward reference), ellipsis,
+// list (items), call (func(args, kw)) or other.
+type pyNode struct {
+	Text   string             `json:"text"`
+	Pos    pyPos              `json:"pos"`
+	K      string             `json:"k"`
+	ID     string             `json:"id"`
+	Base   *pyNode            `json:"base"`
+	Args   []*pyNode          `json:"args"`
+	Value  json.RawMessage    `json:"value"`
+	Parsed *pyNode            `json:"parsed"`
+	Items  []*pyNode          `json:"items"`
+	Func   string             `json:"func"`
+	KW     map[string]*pyNode `json:"kw"`
+}
+
+// constValue is a const node's value as a spec value (ok false: not a
+// constant).
+func (n *pyNode) constValue() (any, bool) {
+	if n == nil || n.K != "const" {
+		return nil, false
+	}
+	return rawValue(n.Value)
+}
+
+func rawValue(raw json.RawMessage) (any, bool) {
+	if raw == nil {
+		return nil, false
+	}
+	v, err := spec.DecodeJSON(raw)
+	return v, err == nil
+}
