@@ -445,6 +445,28 @@ func (p *typeParser) space() {
 	}
 }
 
+// items reads what follows a "[": types separated by commas up to the
+// closing bracket, which it consumes. A missing bracket sets p.err.
+func (p *typeParser) items() []*pyNode {
+	var items []*pyNode
+	for p.space(); p.i < len(p.s) && p.s[p.i] != ']'; p.space() {
+		items = append(items, p.union())
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == ',' {
+			p.i++
+		}
+		if p.err {
+			return nil
+		}
+	}
+	if p.i >= len(p.s) {
+		p.err = true
+		return nil
+	}
+	p.i++
+	return items
+}
+
 func (p *typeParser) union() *pyNode {
 	start := p.i
 	first := p.primary()
@@ -506,22 +528,10 @@ func (p *typeParser) primary() *pyNode {
 		}
 	case c == '[': // Callable[[int], str]
 		p.i++
-		var items []*pyNode
-		for p.space(); p.i < len(p.s) && p.s[p.i] != ']'; p.space() {
-			items = append(items, p.union())
-			p.space()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-			}
-			if p.err {
-				return nil
-			}
-		}
-		if p.i >= len(p.s) {
-			p.err = true
+		items := p.items()
+		if p.err {
 			return nil
 		}
-		p.i++
 		n = &pyNode{K: "list", Items: items}
 	default:
 		p.err = true
@@ -532,21 +542,10 @@ func (p *typeParser) primary() *pyNode {
 	if n.K == "name" && p.i < len(p.s) && p.s[p.i] == '[' {
 		p.i++
 		sub := &pyNode{Pos: p.at, K: "sub", Base: n}
-		for p.space(); p.i < len(p.s) && p.s[p.i] != ']'; p.space() {
-			sub.Args = append(sub.Args, p.union())
-			p.space()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-			}
-			if p.err {
-				return nil
-			}
-		}
-		if p.i >= len(p.s) {
-			p.err = true
+		sub.Args = p.items()
+		if p.err {
 			return nil
 		}
-		p.i++
 		sub.Text = p.s[start:p.i]
 		n = sub
 	}
