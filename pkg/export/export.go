@@ -33,6 +33,8 @@ const (
 	JSONSchema      Format = "jsonschema"
 	Prompt          Format = "prompt"
 	YAML            Format = "yaml"
+	Python          Format = "python"
+	TypeScript      Format = "typescript"
 )
 
 // formatDef is one export format: everything the shared code needs to
@@ -53,7 +55,8 @@ type formatDef struct {
 	// Ext is the extension of the per-tool files of -o DIR/.
 	Ext string
 	// Convert builds one tool's element of the document, exported under
-	// name; problems refuse the tool.
+	// name; problems refuse the tool, and a nil element with no problems
+	// leaves it out (a warning says why: python cannot name it).
 	Convert func(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem)
 	// Document encodes all the elements as one output.
 	Document func(r *Result) ([]byte, error)
@@ -83,6 +86,8 @@ var formats = []formatDef{
 	{Name: JSONSchema, Ext: ".json", Convert: jsonSchemaTool, Document: jsonSchemaDocument, File: jsonFile},
 	{Name: Prompt, Ext: ".txt", Convert: promptTool, Document: promptDocument, File: textFile},
 	{Name: YAML, Ext: ".yaml", Convert: yamlTool, Document: yamlDocument, File: spec.MarshalYAMLDoc},
+	{Name: Python, Ext: ".py", Convert: pythonTool, Document: pythonDocument, File: pythonFile},
+	{Name: TypeScript, Ext: ".ts", Convert: typeScriptTool, Document: typeScriptDocument, File: typeScriptFile},
 }
 
 // lookup returns the row of f, or nil for an unknown format.
@@ -306,6 +311,9 @@ func Build(tools []*spec.Tool, opts Options) (*Result, error) {
 		r.Warnings = append(r.Warnings, ws...)
 		if len(ps) > 0 {
 			problems = append(problems, ps...)
+			continue
+		}
+		if v == nil {
 			continue
 		}
 		r.Items = append(r.Items, Item{Tool: t, Name: name, Value: v})
