@@ -1,6 +1,7 @@
 // Package export turns canonical tools into what each LLM API (or prompt)
 // takes: OpenAI Chat Completions and Responses, Anthropic, Gemini, MCP, a
-// bare JSON Schema, a prompt text and the canonical YAML file. One file per
+// bare JSON Schema, a prompt text, the canonical YAML file and Python and
+// TypeScript stubs. One file per
 // format and one row of the formats table; this file holds the table and
 // what the formats share: options, name mapping, bound parameters, strict
 // refusals and the assembly of one document or one file per tool.
