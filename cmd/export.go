@@ -54,6 +54,15 @@ Formats:
                     prerequisites, related tools, workflow), as a
                     get_tool_info tool returns it
   yaml              the canonical tool file (converts any dialect)
+  python            a typed Python function stub per tool (Google docstring,
+                    TypedDicts, Literal, Annotated[T, Field(...)]) that
+                    import --from python reads back to the same schema; a tool
+                    or parameter name that is no Python identifier skips the
+                    tool with a warning
+  typescript        per tool an interface NameInput (JSDoc per property), its
+                    output type and the stub export async function
+                    execute(input) of a javascript entry; several tools are
+                    one namespace each
 
 Names a provider forbids are mapped (math.factorial → math_factorial for
 OpenAI and Anthropic) with a warning on stderr; two tools that end up with
@@ -72,7 +81,8 @@ strict: true makes it strict without the flag.
 
 Output goes to stdout, or with -o to a file (written atomically; missing
 parent directories are created), or to a directory — a path ending in / or an existing directory — with one file per
-tool named after it (NAME.json, NAME.yaml for yaml, NAME.txt for prompt).
+tool named after it (NAME.json, NAME.yaml for yaml, NAME.txt for prompt, NAME.py,
+NAME.ts).
 
 Before exporting, the tools are linted with the settings of .toolctl.yaml, as
 toolctl serve does: a file with lint errors (an unknown field such as
@@ -92,7 +102,7 @@ func newCmdExport(app *App) *cobra.Command {
 	formats := strs(export.Formats)
 	cmd := &cobra.Command{
 		Use:   "export [paths...] --format FORMAT",
-		Short: "Export tools for OpenAI, Anthropic, Gemini, MCP, a prompt or as YAML",
+		Short: "Export tools for OpenAI, Anthropic, Gemini, MCP, a prompt, as YAML or as Python/TypeScript stubs",
 		Long:  exportLong,
 		Example: `  toolctl export --format openai > tools.openai.json
   toolctl export tools/ --format openai --strict -o build/openai.json
@@ -100,6 +110,7 @@ func newCmdExport(app *App) *cobra.Command {
   toolctl export --format gemini --legacy
   toolctl export --format mcp --envelope
   toolctl export --format jsonschema -o schemas/
+  toolctl export --format python tools/slugify.yaml > slugify_stub.py
   toolctl export --format prompt --level 2 tools/http_request.yaml
   toolctl export legacy/feagent_tool.yaml --format yaml > tools/feagent_tool.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -1,6 +1,7 @@
 // Package export turns canonical tools into what each LLM API (or prompt)
 // takes: OpenAI Chat Completions and Responses, Anthropic, Gemini, MCP, a
-// bare JSON Schema, a prompt text and the canonical YAML file. One file per
+// bare JSON Schema, a prompt text, the canonical YAML file and Python and
+// TypeScript stubs. One file per
 // format and one row of the formats table; this file holds the table and
 // what the formats share: options, name mapping, bound parameters, strict
 // refusals and the assembly of one document or one file per tool.
@@ -33,6 +34,8 @@ const (
 	JSONSchema      Format = "jsonschema"
 	Prompt          Format = "prompt"
 	YAML            Format = "yaml"
+	Python          Format = "python"
+	TypeScript      Format = "typescript"
 )
 
 // formatDef is one export format: everything the shared code needs to
@@ -53,7 +56,8 @@ type formatDef struct {
 	// Ext is the extension of the per-tool files of -o DIR/.
 	Ext string
 	// Convert builds one tool's element of the document, exported under
-	// name; problems refuse the tool.
+	// name; problems refuse the tool, and a nil element with no problems
+	// leaves it out (a warning says why: python cannot name it).
 	Convert func(t *spec.Tool, name string, opts Options) (any, []Warning, []Problem)
 	// Document encodes all the elements as one output.
 	Document func(r *Result) ([]byte, error)
@@ -83,6 +87,8 @@ var formats = []formatDef{
 	{Name: JSONSchema, Ext: ".json", Convert: jsonSchemaTool, Document: jsonSchemaDocument, File: jsonFile},
 	{Name: Prompt, Ext: ".txt", Convert: promptTool, Document: promptDocument, File: textFile},
 	{Name: YAML, Ext: ".yaml", Convert: yamlTool, Document: yamlDocument, File: spec.MarshalYAMLDoc},
+	{Name: Python, Ext: ".py", Convert: pythonTool, Document: pythonDocument, File: pythonFile},
+	{Name: TypeScript, Ext: ".ts", Convert: typeScriptTool, Document: typeScriptDocument, File: typeScriptFile},
 }
 
 // lookup returns the row of f, or nil for an unknown format.
@@ -306,6 +312,9 @@ func Build(tools []*spec.Tool, opts Options) (*Result, error) {
 		r.Warnings = append(r.Warnings, ws...)
 		if len(ps) > 0 {
 			problems = append(problems, ps...)
+			continue
+		}
+		if v == nil {
 			continue
 		}
 		r.Items = append(r.Items, Item{Tool: t, Name: name, Value: v})

@@ -37,6 +37,8 @@ var variants = []struct {
 	{"jsonschema", Options{Format: JSONSchema}},
 	{"prompt-level2", Options{Format: Prompt, Level: 2}},
 	{"yaml", Options{Format: YAML}},
+	{"python", Options{Format: Python}},
+	{"typescript", Options{Format: TypeScript}},
 }
 
 func loadTools(t *testing.T, paths ...string) []*spec.Tool {
@@ -147,6 +149,8 @@ func TestGoldenSets(t *testing.T) {
 		{"bundled.mcp-envelope.json", bundled, Options{Format: MCP, Envelope: true}},
 		{"cases.jsonschema.json", cases, Options{Format: JSONSchema}},
 		{"cases.yaml", cases[:2], Options{Format: YAML}},
+		{"bundled.py", bundled, Options{Format: Python}},
+		{"bundled.ts", bundled, Options{Format: TypeScript}},
 	} {
 		doc, _, err := Export(tc.tools, tc.opts)
 		if err != nil {

@@ -1,0 +1,333 @@
+package export
+
+// The typescript format writes, per tool, what a javascript entry's code
+// declares, typed: an interface NameInput of the input schema (bound
+// parameters left out), with a JSDoc comment per property (description,
+// default, constraints), the output type NameOutput, and the stub
+// `export async function execute(input: NameInput): Promise<NameOutput>`
+// that a javascript entry calls. One file per tool (-o DIR/, NAME.ts), or
+// one document in which each tool is an `export namespace name { ... }`,
+// since every tool's function is named execute. Names are not mapped:
+// property names that are no identifiers are quoted.
+//
+// Types: string → string; integer, number → number; boolean; null; array
+// → T[] (a tuple for prefixItems); an object with properties → an inline
+// object type (nested JSDoc too); additionalProperties →
+// Record<string, T>; enum and const → a union of literals; type lists,
+// anyOf and oneOf → unions; no type → unknown.
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// tsStub is one tool's declarations.
+type tsStub struct {
+	Name string // the tool's name, for the namespace
+	Code string
+}
+
+func typeScriptTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Problem) {
+	base := camel(name)
+	if base == "" || !tsIdentRE.MatchString(base) {
+		base = "Tool"
+	}
+	in := InputSchema(t)
+	var b strings.Builder
+	b.WriteString(tsJSDoc(tsToolDoc(t), ""))
+	b.WriteString("export interface " + base + "Input " + tsObject(in, "") + "\n\n")
+	out := "unknown"
+	if t.OutputSchema != nil {
+		out = tsType(withoutKey(t.OutputSchema, "description"), "")
+	}
+	if d, ok := mapGetString(t.OutputSchema, "description"); ok && strings.TrimSpace(d) != "" {
+		b.WriteString(tsJSDoc([]string{strings.TrimSpace(d)}, ""))
+	}
+	if strings.HasPrefix(out, "{") {
+		b.WriteString("export interface " + base + "Output " + out + "\n\n")
+	} else {
+		b.WriteString("export type " + base + "Output = " + out + ";\n\n")
+	}
+	var doc []string
+	if d := strings.TrimSpace(t.Description); d != "" {
+		doc = append(doc, d, "")
+	}
+	doc = append(doc, "@param input - the tool's parameters ("+base+"Input)", "@returns the tool's result ("+base+"Output)")
+	b.WriteString(tsJSDoc(doc, ""))
+	b.WriteString("export async function execute(input: " + base + "Input): Promise<" + base + "Output> {\n")
+	b.WriteString("  throw new Error(" + tsString("not implemented: "+t.Name) + ");\n}\n")
+	return &tsStub{Name: name, Code: b.String()}, nil, nil
+}
+
+var tsIdentRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+// tsReserved are the words a namespace or property cannot be named
+// without quotes in every position.
+var tsReserved = map[string]bool{
+	"break": true, "case": true, "catch": true, "class": true, "const": true, "continue": true,
+	"debugger": true, "default": true, "delete": true, "do": true, "else": true, "enum": true,
+	"export": true, "extends": true, "false": true, "finally": true, "for": true, "function": true,
+	"if": true, "import": true, "in": true, "instanceof": true, "new": true, "null": true,
+	"return": true, "super": true, "switch": true, "this": true, "throw": true, "true": true,
+	"try": true, "typeof": true, "var": true, "void": true, "while": true, "with": true,
+}
+
+func tsToolDoc(t *spec.Tool) []string {
+	var doc []string
+	if d := strings.TrimSpace(t.Description); d != "" {
+		doc = append(doc, "Input of "+t.Name+": "+d)
+	} else {
+		doc = append(doc, "Input of "+t.Name+".")
+	}
+	if d := strings.TrimSpace(t.Detail); d != "" {
+		doc = append(doc, "")
+		doc = append(doc, strings.Split(d, "\n")...)
+	}
+	return doc
+}
+
+// tsJSDoc is a /** ... */ comment at indentation ind ("" for none).
+func tsJSDoc(lines []string, ind string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(ind + "/**\n")
+	for _, l := range lines {
+		l = strings.ReplaceAll(strings.TrimRight(l, " \t"), "*/", "*\\/")
+		if l == "" {
+			b.WriteString(ind + " *\n")
+		} else {
+			b.WriteString(ind + " * " + l + "\n")
+		}
+	}
+	b.WriteString(ind + " */\n")
+	return b.String()
+}
+
+// tsObject is an object type with one member per property, each with its
+// JSDoc; ind is the indentation of the closing brace.
+func tsObject(s *spec.Map, ind string) string {
+	props, _ := s.GetMap("properties")
+	required := stringSet(s)
+	var b strings.Builder
+	b.WriteString("{\n")
+	inner := ind + "  "
+	if props != nil {
+		for i := range props.Len() {
+			k, v := props.At(i)
+			ps, _ := v.(*spec.Map)
+			b.WriteString(tsJSDoc(tsPropDoc(ps), inner))
+			key := k
+			if !tsIdentRE.MatchString(k) {
+				key = tsString(k)
+			}
+			opt := "?"
+			if required[k] {
+				opt = ""
+			}
+			b.WriteString(inner + key + opt + ": " + tsType(withoutKey(ps, "description"), inner) + ";\n")
+		}
+	}
+	if ap, ok := s.Get("additionalProperties"); ok {
+		if as, ok := ap.(*spec.Map); ok {
+			b.WriteString(inner + "[key: string]: " + tsIndexType(as, props, inner) + ";\n")
+		}
+	}
+	b.WriteString(ind + "}")
+	return b.String()
+}
+
+// tsIndexType is the type of additional properties; TypeScript requires
+// every declared property to fit it, so with properties it is unknown.
+func tsIndexType(as, props *spec.Map, ind string) string {
+	if props != nil && props.Len() > 0 {
+		return "unknown"
+	}
+	return tsType(as, ind)
+}
+
+// tsPropDoc is a property's JSDoc: description, default, constraints.
+func tsPropDoc(s *spec.Map) []string {
+	if s == nil {
+		return nil
+	}
+	var doc []string
+	if d, ok := s.GetString("description"); ok && strings.TrimSpace(d) != "" {
+		doc = append(doc, strings.Split(strings.TrimSpace(d), "\n")...)
+	}
+	for _, k := range []string{"format", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties"} {
+		if v, ok := s.Get(k); ok {
+			doc = append(doc, "@"+k+" "+tsJSON(v))
+		}
+	}
+	if v, ok := s.Get("default"); ok {
+		doc = append(doc, "@default "+tsJSON(v))
+	}
+	return doc
+}
+
+func tsJSON(v any) string {
+	if s, ok := v.(string); ok && !strings.ContainsAny(s, "\n\r") {
+		return tsString(s)
+	}
+	b, err := spec.MarshalJSONIndent(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.Join(strings.Fields(string(b)), " ")
+}
+
+// tsType is the TypeScript type of schema s; ind is the current
+// indentation, for inline object types.
+func tsType(s *spec.Map, ind string) string {
+	if s == nil || s.Len() == 0 {
+		return "unknown"
+	}
+	if v, ok := s.Get("const"); ok {
+		return tsJSON(v)
+	}
+	if e, ok := s.Get("enum"); ok {
+		if l, ok := e.([]any); ok && len(l) > 0 {
+			parts := make([]string, len(l))
+			for i, v := range l {
+				parts[i] = tsJSON(v)
+			}
+			return tsUnion(parts)
+		}
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if a, ok := s.Get(k); ok {
+			if l, ok := a.([]any); ok && len(l) > 0 {
+				var parts []string
+				for _, m := range l {
+					ms, _ := m.(*spec.Map)
+					parts = append(parts, tsType(ms, ind))
+				}
+				return tsUnion(parts)
+			}
+		}
+	}
+	types := typeList(s)
+	if len(types) == 0 {
+		switch {
+		case s.Has("properties") || s.Has("additionalProperties"):
+			types = []string{"object"}
+		case s.Has("items") || s.Has("prefixItems"):
+			types = []string{"array"}
+		default:
+			return "unknown"
+		}
+	}
+	var parts []string
+	for _, t := range types {
+		switch t {
+		case "string":
+			parts = append(parts, "string")
+		case "integer", "number":
+			parts = append(parts, "number")
+		case "boolean":
+			parts = append(parts, "boolean")
+		case "null":
+			parts = append(parts, "null")
+		case "array":
+			if p, ok := s.Get("prefixItems"); ok {
+				if l, ok := p.([]any); ok {
+					items := make([]string, len(l))
+					for i, x := range l {
+						xs, _ := x.(*spec.Map)
+						items[i] = tsType(xs, ind)
+					}
+					parts = append(parts, "["+strings.Join(items, ", ")+"]")
+					continue
+				}
+			}
+			it := "unknown"
+			if items, ok := s.Get("items"); ok {
+				is, _ := items.(*spec.Map)
+				it = tsType(withoutKey(is, "description"), ind)
+			}
+			if strings.ContainsAny(it, "|&") && !strings.HasPrefix(it, "{") {
+				it = "(" + it + ")"
+			}
+			parts = append(parts, it+"[]")
+		case "object":
+			if props, ok := s.GetMap("properties"); ok && props.Len() > 0 {
+				parts = append(parts, tsObject(s, ind))
+				continue
+			}
+			vt := "unknown"
+			if ap, ok := s.Get("additionalProperties"); ok {
+				if as, ok := ap.(*spec.Map); ok {
+					vt = tsType(as, ind)
+				}
+			}
+			parts = append(parts, "Record<string, "+vt+">")
+		default:
+			parts = append(parts, "unknown")
+		}
+	}
+	return tsUnion(parts)
+}
+
+func tsUnion(parts []string) string {
+	var out []string
+	for _, p := range parts {
+		dup := false
+		for _, o := range out {
+			dup = dup || o == p
+		}
+		if !dup {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " | ")
+}
+
+// tsString is a double-quoted TypeScript string literal.
+func tsString(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+const tsModuleDoc = "generated by toolctl export --format typescript: the input and output\n * types of each tool and the execute function a javascript entry defines;\n * replace its body with the implementation."
+
+// typeScriptDocument is one file: one tool as a module of its own, several
+// each in a namespace of its name.
+func typeScriptDocument(r *Result) ([]byte, error) {
+	if len(r.Items) == 1 {
+		return typeScriptFile(r.Items[0].Value)
+	}
+	var b strings.Builder
+	b.WriteString("/**\n * Types and stubs of " + plural(len(r.Items), "tool") + ", " + tsModuleDoc + "\n */\n")
+	for _, it := range r.Items {
+		s := it.Value.(*tsStub)
+		ns := s.Name
+		if !tsIdentRE.MatchString(ns) || tsReserved[ns] {
+			ns = "tool_" + FileName(ns)
+			ns = strings.NewReplacer("-", "_", ".", "_").Replace(ns)
+		}
+		b.WriteString("\nexport namespace " + ns + " {\n")
+		for _, l := range strings.Split(strings.TrimRight(s.Code, "\n"), "\n") {
+			if l == "" {
+				b.WriteString("\n")
+			} else {
+				b.WriteString("  " + l + "\n")
+			}
+		}
+		b.WriteString("}\n")
+	}
+	return []byte(b.String()), nil
+}
+
+func typeScriptFile(v any) ([]byte, error) {
+	s := v.(*tsStub)
+	return []byte("/**\n * Types and stub of a tool, " + tsModuleDoc + "\n */\n\n" + s.Code), nil
+}
