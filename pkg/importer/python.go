@@ -32,6 +32,13 @@ type PythonOptions struct {
 	// ToolDir is the directory the tool files are written to: the python
 	// entry's path is relative to it ("" for the working directory).
 	ToolDir string
+	// Module, when set, is the python entry's module instead of the
+	// file's base name, and the entry has no path: a snippet read from
+	// stdin, saved as MODULE.py next to the tool file or installed.
+	Module string
+	// NoEntry writes the tools without an entry (a snippet without
+	// Module: there is no file to run).
+	NoEntry bool
 	// Interpreter runs the reader ("python3" when empty).
 	Interpreter string
 	// Timeout bounds the reader (30s when zero).
@@ -76,9 +83,18 @@ func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err err
 		}
 		return nil, &Diagnostic{File: opts.Name, Span: diag.At(pos), Message: "cannot read the file as Python: " + mod.Error.Message + "; import --from python reads Python 3 source"}
 	}
-	entry, err := pythonEntry(opts)
-	if err != nil {
-		return nil, err
+	var entry *spec.Entry
+	switch {
+	case opts.NoEntry:
+	case opts.Module != "":
+		if !validModule(opts.Module) {
+			return nil, &Diagnostic{File: opts.Name, Message: fmt.Sprintf("--module %q is not a Python module name; give dotted identifiers, e.g. %s", opts.Module, ToolName(opts.Module))}
+		}
+		entry = &spec.Entry{Type: spec.EntryPython, Module: opts.Module}
+	default:
+		if entry, err = pythonEntry(opts); err != nil {
+			return nil, err
+		}
 	}
 	c := newPyConv(opts.Name, mod)
 	funcs, errs := selectPython(opts, mod)
@@ -90,6 +106,9 @@ func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err err
 		}
 	}
 	r.warnings = append(r.warnings, c.warnings...)
+	if opts.NoEntry && len(r.tools) > 0 {
+		r.warnings = append(r.warnings, &Diagnostic{File: opts.Name, Message: "the tools have no entry, so toolctl cannot run them: a snippet is not a file the python executor can import; save it as MODULE.py next to the tool files and import it with --module MODULE (or import the file)"})
+	}
 	if len(r.tools) == 0 && len(r.errs) == 0 {
 		msg := "no function to import"
 		switch {
@@ -144,6 +163,22 @@ func pythonEntry(opts PythonOptions) (*spec.Entry, error) {
 		e.Path = rel
 	}
 	return e, nil
+}
+
+// validModule tells whether m is a dotted Python module name (ASCII
+// identifiers; Python allows more, the executor's users rarely do).
+func validModule(m string) bool {
+	for _, part := range strings.Split(m, ".") {
+		if part == "" || (part[0] >= '0' && part[0] <= '9') {
+			return false
+		}
+		for _, r := range part {
+			if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // selectPython picks the functions to import: the named ones (an unknown

@@ -95,9 +95,11 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 	if t.Description == "" {
 		c.warn(f.Pos, "%s has no docstring summary; the tool has no description: add a docstring (what it does and when to use it) before linting", f.Qualname)
 	}
-	e := *entry
-	e.Function = f.Qualname
-	t.Entry = &e
+	if entry != nil {
+		e := *entry
+		e.Function = f.Qualname
+		t.Entry = &e
+	}
 	// PEP 484 type comments: "# type: (int, str) -> bool"
 	var commentTypes []*pyNode
 	var commentReturn *pyNode
