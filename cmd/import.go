@@ -381,6 +381,7 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 		path   string
 		exists bool
 		tmp    string
+		merge  *importer.PythonMerge
 	}
 	targets := make([]*target, len(res.Tools))
 	var existing []string
@@ -398,6 +399,35 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 			return usageError(fmt.Errorf("cannot check %s: %v (nothing was written)", path, unwrapPathError(err)))
 		}
 		targets[i] = tg
+	}
+	if res.Format == importer.Python {
+		// A re-import: each existing file is merged (what comes from the
+		// code updated, the rest kept) unless it cannot be done safely.
+		var refused []string
+		existing = existing[:0]
+		for _, tg := range targets {
+			if !tg.exists {
+				continue
+			}
+			data, err := os.ReadFile(tg.path)
+			if err != nil {
+				return usageError(fmt.Errorf("cannot read %s: %v (nothing was written)", tg.path, unwrapPathError(err)))
+			}
+			tg.merge = importer.MergePython(tg.path, data, tg.tool.Tool)
+			if len(tg.merge.Conflicts) > 0 {
+				refused = append(refused, fmt.Sprintf("%s: %s", tg.path, strings.Join(tg.merge.Conflicts, "; ")))
+			}
+		}
+		if len(refused) > 0 && !opts.force {
+			return usageError(fmt.Errorf("cannot update from the code without losing what the file says:\n  %s\npass --force to replace the file(s) with the import, or -o another directory (nothing was written)", strings.Join(refused, "\n  ")))
+		}
+		for _, tg := range targets {
+			if tg.merge != nil && tg.merge.Tool != nil {
+				tg.tool = &importer.Tool{Tool: tg.merge.Tool, SourceName: tg.tool.SourceName, Pos: tg.tool.Pos}
+			} else {
+				tg.merge = nil // --force: replaced
+			}
+		}
 	}
 	if len(existing) > 0 && !opts.force {
 		what := existing[0] + " already exists"
@@ -429,7 +459,7 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 	}
 	written := 0
 	for _, tg := range targets {
-		if err := commitFile(tg.tmp, tg.path, opts.force); err != nil {
+		if err := commitFile(tg.tmp, tg.path, opts.force || tg.merge != nil); err != nil {
 			msg := fmt.Sprintf("%v", err)
 			if written > 0 {
 				msg += fmt.Sprintf(" (%d of %d files were written before this one)", written, len(targets))
@@ -441,6 +471,19 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 		verb := "created"
 		if tg.exists {
 			verb = "replaced"
+		}
+		if m := tg.merge; m != nil {
+			verb = "updated"
+			if !app.Quiet {
+				upd, kept := "nothing changed", "nothing else"
+				if len(m.Updated) > 0 {
+					upd = strings.Join(m.Updated, ", ")
+				}
+				if len(m.Kept) > 0 {
+					kept = strings.Join(m.Kept, ", ")
+				}
+				fmt.Fprintf(app.IO.ErrOut, "%s: from the code: %s; kept: %s\n", tg.path, upd, kept)
+			}
 		}
 		fmt.Fprintf(app.IO.Out, "%s %s\n", verb, tg.path)
 	}
