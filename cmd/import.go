@@ -35,6 +35,8 @@ type importOptions struct {
 	force      bool
 	category   string
 	schemaRef  string
+	functions  []string
+	module     string
 }
 
 const importLong = `Turn tool definitions written for an LLM provider or an MCP server into
@@ -59,14 +61,23 @@ Sources (--from, default auto: detected from the shape of the input):
   bfcl       Berkeley Function Calling Leaderboard function docs, one per line
              (JSON Lines) or in a list; dict, float, tuple, any and the
              Java/JavaScript type names are converted to JSON Schema types
-  python     Python source, FILE.py or FILE.py:NAME,Class.method: every public
-             top-level function (or the named ones) becomes a tool with a
-             python entry that runs it. The file is read statically with
+  python     Python source, FILE.py or FILE.py:NAME,Class.method (or
+             --function NAME): every public top-level function (or the
+             named ones) becomes a tool with a python entry that runs it. The file is read statically with
              Python's ast module (python3, or run.python of .toolctl.yaml):
              none of its code runs. Type hints become the input schema, the
              docstring (Google, NumPy or reST) the description, detail and
              parameter descriptions, Returns the output schema's, Raises the
              tool's warnings; what cannot be translated is a warning
+             A snippet on stdin (--from python - --function NAME) has no
+             file to run: --module MODULE gives the entry's module (save the
+             snippet as MODULE.py next to the tool file, or install it);
+             without --module the tools have no entry, with a warning.
+             Importing again over a tool file of a Python function updates
+             what comes from the code (description, detail, input_schema,
+             output_schema, entry) and keeps every other field; a file that
+             cannot be merged is named with its differing fields and left
+             alone without --force
 
 A live MCP server is read with --from-server 'CMD ARGS' (stdio) or --from-url
 URL (Streamable HTTP): every page of tools/list is imported, and each tool
@@ -98,6 +109,8 @@ func newCmdImport(app *App) *cobra.Command {
   toolctl import functions.jsonl --from bfcl -o bfcl/
   toolctl import --from-server 'uvx mcp-server-fetch' -o tools/fetch
   toolctl import --from-url https://mcp.example.org/mcp --header 'Authorization: Bearer ${TOKEN}'
+  toolctl import --from python src/weather.py:forecast -o tools
+  pbpaste | toolctl import --from python - --function slugify --module slugs
   toolctl import tools.json -o -                     # print instead of writing`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -124,6 +137,8 @@ func newCmdImport(app *App) *cobra.Command {
 	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit for reading a live server, or a Python file (--from python)")
 	f.BoolVar(&opts.noEntry, "no-entry", false, "with --from-server/--from-url: write definition-only tools, without the mcp entry")
 	f.StringVar(&opts.category, "category", "", "category to give every imported tool (e.g. custom)")
+	f.StringSliceVar(&opts.functions, "function", nil, "with --from python: the function(s) to import (NAME or Class.method; repeatable, comma-separated); required for a snippet on stdin")
+	f.StringVar(&opts.module, "module", "", "with --from python -: the module of the python entry (the snippet saved as MODULE.py); none: tools without an entry")
 	f.StringVar(&opts.schemaRef, "schema-ref", spec.SchemaID, "the $schema of the yaml-language-server modeline; empty for none")
 	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("output")
@@ -146,8 +161,14 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 		return usageError(fmt.Errorf("--from %s does not apply to a live server, which always speaks MCP", from))
 	case !live && opts.input == "":
 		return usageError(errors.New("import needs a FILE to read, - for stdin, --from-server 'CMD ARGS' or --from-url URL\nRun 'toolctl import --help' for usage."))
-	case from == importer.Python && (live || opts.input == "-"):
+	case from == importer.Python && live:
 		return usageError(errors.New("--from python reads a Python file: give FILE.py (or FILE.py:NAME to pick functions)"))
+	case from != importer.Python && (len(opts.functions) > 0 || opts.module != ""):
+		return usageError(errors.New("--function and --module apply to --from python only"))
+	case from == importer.Python && opts.input == "-" && len(opts.functions) == 0:
+		return usageError(errors.New("--from python - reads a snippet from stdin: name the function(s) to import with --function NAME"))
+	case opts.module != "" && opts.input != "-":
+		return usageError(fmt.Errorf("--module applies to a snippet on stdin (-); the module of %s is its file name", opts.input))
 	case !live && (len(opts.headers) > 0 || opts.noEntry):
 		return usageError(errors.New("--header and --no-entry apply to --from-server/--from-url only"))
 	}
@@ -218,7 +239,11 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 
 // importPython reads FILE.py[:NAME,...] statically (importer.ImportPython).
 func importPython(ctx context.Context, app *App, opts *importOptions) (*importer.Result, error) {
-	file, funcs := importer.ParsePythonTarget(opts.input)
+	file, funcs := opts.input, []string(nil)
+	if file != "-" {
+		file, funcs = importer.ParsePythonTarget(opts.input)
+	}
+	funcs = append(funcs, opts.functions...)
 	data, name, err := readImportInput(app, file)
 	if err != nil {
 		return nil, usageError(err)
@@ -237,6 +262,7 @@ func importPython(ctx context.Context, app *App, opts *importOptions) (*importer
 	res, err := importer.ImportPython(ctx, importer.PythonOptions{
 		Name: name, Source: data, Functions: funcs, ToolDir: toolDir,
 		Interpreter: settings.Python, Timeout: opts.timeout,
+		Module: opts.module, NoEntry: file == "-" && opts.module == "",
 	})
 	var list importer.Errors
 	var one *importer.Diagnostic
@@ -355,6 +381,7 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 		path   string
 		exists bool
 		tmp    string
+		merge  *importer.PythonMerge
 	}
 	targets := make([]*target, len(res.Tools))
 	var existing []string
@@ -372,6 +399,35 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 			return usageError(fmt.Errorf("cannot check %s: %v (nothing was written)", path, unwrapPathError(err)))
 		}
 		targets[i] = tg
+	}
+	if res.Format == importer.Python {
+		// A re-import: each existing file is merged (what comes from the
+		// code updated, the rest kept) unless it cannot be done safely.
+		var refused []string
+		existing = existing[:0]
+		for _, tg := range targets {
+			if !tg.exists {
+				continue
+			}
+			data, err := os.ReadFile(tg.path)
+			if err != nil {
+				return usageError(fmt.Errorf("cannot read %s: %v (nothing was written)", tg.path, unwrapPathError(err)))
+			}
+			tg.merge = importer.MergePython(tg.path, data, tg.tool.Tool)
+			if len(tg.merge.Conflicts) > 0 {
+				refused = append(refused, fmt.Sprintf("%s: %s", tg.path, strings.Join(tg.merge.Conflicts, "; ")))
+			}
+		}
+		if len(refused) > 0 && !opts.force {
+			return usageError(fmt.Errorf("cannot update from the code without losing what the file says:\n  %s\npass --force to replace the file(s) with the import, or -o another directory (nothing was written)", strings.Join(refused, "\n  ")))
+		}
+		for _, tg := range targets {
+			if tg.merge != nil && tg.merge.Tool != nil {
+				tg.tool = &importer.Tool{Tool: tg.merge.Tool, SourceName: tg.tool.SourceName, Pos: tg.tool.Pos}
+			} else {
+				tg.merge = nil // --force: replaced
+			}
+		}
 	}
 	if len(existing) > 0 && !opts.force {
 		what := existing[0] + " already exists"
@@ -403,7 +459,7 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 	}
 	written := 0
 	for _, tg := range targets {
-		if err := commitFile(tg.tmp, tg.path, opts.force); err != nil {
+		if err := commitFile(tg.tmp, tg.path, opts.force || tg.merge != nil); err != nil {
 			msg := fmt.Sprintf("%v", err)
 			if written > 0 {
 				msg += fmt.Sprintf(" (%d of %d files were written before this one)", written, len(targets))
@@ -415,6 +471,19 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 		verb := "created"
 		if tg.exists {
 			verb = "replaced"
+		}
+		if m := tg.merge; m != nil {
+			verb = "updated"
+			if !app.Quiet {
+				upd, kept := "nothing changed", "nothing else"
+				if len(m.Updated) > 0 {
+					upd = strings.Join(m.Updated, ", ")
+				}
+				if len(m.Kept) > 0 {
+					kept = strings.Join(m.Kept, ", ")
+				}
+				fmt.Fprintf(app.IO.ErrOut, "%s: from the code: %s; kept: %s\n", tg.path, upd, kept)
+			}
 		}
 		fmt.Fprintf(app.IO.Out, "%s %s\n", verb, tg.path)
 	}

@@ -1,15 +1,9 @@
 package importer
 
 import (
-	"bytes"
 	"context"
-	_ "embed"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -17,19 +11,13 @@ import (
 
 	"github.com/toolctl/toolctl/internal/testhook"
 	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/pyast"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // Python is --from python: tools from the functions of a Python source
 // file (ImportPython), read statically.
 const Python Format = "python"
-
-// pythonAST reads a Python file statically and prints its functions and
-// classes as JSON (python_ast.py). It is passed with -c, so nothing is
-// written to disk.
-//
-//go:embed python_ast.py
-var pythonAST string
 
 // PythonOptions control ImportPython.
 type PythonOptions struct {
@@ -44,17 +32,21 @@ type PythonOptions struct {
 	// ToolDir is the directory the tool files are written to: the python
 	// entry's path is relative to it ("" for the working directory).
 	ToolDir string
+	// Module, when set, is the python entry's module instead of the
+	// file's base name, and the entry has no path: a snippet read from
+	// stdin, saved as MODULE.py next to the tool file or installed.
+	Module string
+	// NoEntry writes the tools without an entry (a snippet without
+	// Module: there is no file to run).
+	NoEntry bool
 	// Interpreter runs the reader ("python3" when empty).
 	Interpreter string
 	// Timeout bounds the reader (30s when zero).
 	Timeout time.Duration
 }
 
-// pythonMaxOutput bounds what the reader may print.
-var pythonMaxOutput = 64 << 20
-
 // ErrNoPython is returned (wrapped) when the interpreter cannot be run.
-var ErrNoPython = errors.New("python interpreter not found")
+var ErrNoPython = pyast.ErrNoPython
 
 // ImportPython turns the functions of a Python source file into tools,
 // reading the file with Python's own parser (the ast module, in python3)
@@ -91,9 +83,18 @@ func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err err
 		}
 		return nil, &Diagnostic{File: opts.Name, Span: diag.At(pos), Message: "cannot read the file as Python: " + mod.Error.Message + "; import --from python reads Python 3 source"}
 	}
-	entry, err := pythonEntry(opts)
-	if err != nil {
-		return nil, err
+	var entry *spec.Entry
+	switch {
+	case opts.NoEntry:
+	case opts.Module != "":
+		if !validModule(opts.Module) {
+			return nil, &Diagnostic{File: opts.Name, Message: fmt.Sprintf("--module %q is not a Python module name; give dotted identifiers, e.g. %s", opts.Module, ToolName(opts.Module))}
+		}
+		entry = &spec.Entry{Type: spec.EntryPython, Module: opts.Module}
+	default:
+		if entry, err = pythonEntry(opts); err != nil {
+			return nil, err
+		}
 	}
 	c := newPyConv(opts.Name, mod)
 	funcs, errs := selectPython(opts, mod)
@@ -101,10 +102,13 @@ func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err err
 	r.errs = append(r.errs, errs...)
 	for _, f := range funcs {
 		if t := c.tool(f, entry); t != nil {
-			r.tools = append(r.tools, &Tool{Tool: t, SourceName: f.Qualname, Pos: f.Pos.pos()})
+			r.tools = append(r.tools, &Tool{Tool: t, SourceName: f.Qualname, Pos: f.Pos.Spec()})
 		}
 	}
 	r.warnings = append(r.warnings, c.warnings...)
+	if opts.NoEntry && len(r.tools) > 0 {
+		r.warnings = append(r.warnings, &Diagnostic{File: opts.Name, Message: "the tools have no entry, so toolctl cannot run them: a snippet is not a file the python executor can import; save it as MODULE.py next to the tool files and import it with --module MODULE (or import the file)"})
+	}
 	if len(r.tools) == 0 && len(r.errs) == 0 {
 		msg := "no function to import"
 		switch {
@@ -128,80 +132,7 @@ func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err err
 
 // readPythonModule runs the reader on the source.
 func readPythonModule(ctx context.Context, opts PythonOptions) (*pyModule, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	interp := opts.Interpreter
-	if interp == "" {
-		interp = "python3"
-	}
-	cmd := exec.CommandContext(ctx, interp, "-I", "-S", "-c", pythonAST, opts.Name)
-	cmd.Stdin = bytes.NewReader(opts.Source)
-	out := &limitedBuffer{max: pythonMaxOutput, full: cancel}
-	var stderr limitedBuffer
-	stderr.max = 4 << 10
-	cmd.Stdout, cmd.Stderr = out, &stderr
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	switch {
-	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
-		return nil, fmt.Errorf("%w: import --from python reads the file with Python's ast module, and %q cannot be run (%v); install Python 3.8 or newer, or set run.python in .toolctl.yaml", ErrNoPython, interp, unwrapExec(err))
-	case out.over:
-		return nil, fmt.Errorf("reading %s: the description of its functions is larger than %d MB; import fewer functions (FILE.py:NAME)", opts.Name, pythonMaxOutput>>20)
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("reading %s with %s took longer than %s and was stopped; the file may be too large or too deeply nested", opts.Name, interp, timeout)
-	}
-	var mod pyModule
-	if jerr := json.Unmarshal(out.buf.Bytes(), &mod); jerr != nil {
-		why := strings.TrimSpace(stderr.buf.String())
-		if why == "" && err != nil {
-			why = err.Error()
-		}
-		if i := strings.LastIndexByte(why, '\n'); i >= 0 {
-			why = why[i+1:]
-		}
-		return nil, fmt.Errorf("%s could not read %s (%s); import --from python needs Python 3.8 or newer", interp, opts.Name, why)
-	}
-	return &mod, nil
-}
-
-func unwrapExec(err error) error {
-	var ee *exec.Error
-	if errors.As(err, &ee) {
-		return ee.Err
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// limitedBuffer keeps at most max bytes; when more comes, it notes it and
-// calls full (which stops the process).
-type limitedBuffer struct {
-	buf  bytes.Buffer
-	max  int
-	over bool
-	full func()
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.buf.Len(); len(p) > room {
-		b.over = true
-		b.buf.Write(p[:max(room, 0)])
-		if b.full != nil {
-			b.full()
-		}
-		return len(p), nil
-	}
-	return b.buf.Write(p)
+	return pyast.Read(ctx, pyast.Options{Name: opts.Name, Source: opts.Source, Interpreter: opts.Interpreter, Timeout: opts.Timeout})
 }
 
 // pythonEntry is the python entry of the file's tools: the module is the
@@ -232,6 +163,22 @@ func pythonEntry(opts PythonOptions) (*spec.Entry, error) {
 		e.Path = rel
 	}
 	return e, nil
+}
+
+// validModule tells whether m is a dotted Python module name (ASCII
+// identifiers; Python allows more, the executor's users rarely do).
+func validModule(m string) bool {
+	for _, part := range strings.Split(m, ".") {
+		if part == "" || (part[0] >= '0' && part[0] <= '9') {
+			return false
+		}
+		for _, r := range part {
+			if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // selectPython picks the functions to import: the named ones (an unknown
@@ -331,105 +278,15 @@ func ParsePythonTarget(arg string) (file string, funcs []string) {
 	return arg[:i], funcs
 }
 
-// --- the reader's document (python_ast.py) ---------------------------------
+// The reader's document (pkg/pyast).
+type (
+	pyModule  = pyast.Module
+	pyFunc    = pyast.Func
+	pyParam   = pyast.Param
+	pyDefault = pyast.Default
+	pyClass   = pyast.Class
+	pyNode    = pyast.Node
+	pyPos     = pyast.Pos
+)
 
-type pyPos [2]int
-
-func (p pyPos) pos() spec.Pos { return spec.Pos{Line: p[0], Col: p[1]} }
-
-type pyModule struct {
-	Functions []*pyFunc          `json:"functions"`
-	Classes   []*pyClass         `json:"classes"`
-	Aliases   map[string]*pyNode `json:"aliases"`
-	Error     *struct {
-		Message string `json:"message"`
-		Line    int    `json:"line"`
-		Col     int    `json:"col"`
-	} `json:"error"`
-}
-
-type pyFunc struct {
-	Name        string     `json:"name"`
-	Qualname    string     `json:"qualname"`
-	Pos         pyPos      `json:"pos"`
-	Async       bool       `json:"async"`
-	Decorators  []string   `json:"decorators"`
-	Doc         *string    `json:"doc"`
-	Params      []*pyParam `json:"params"`
-	Returns     *pyNode    `json:"returns"`
-	TypeComment *struct {
-		Text    string    `json:"text"`
-		Error   bool      `json:"error"`
-		Args    []*pyNode `json:"args"`
-		Returns *pyNode   `json:"returns"`
-	} `json:"type_comment"`
-}
-
-type pyParam struct {
-	Name       string     `json:"name"`
-	Kind       string     `json:"kind"`
-	Pos        pyPos      `json:"pos"`
-	Annotation *pyNode    `json:"annotation"`
-	From       string     `json:"from"`
-	Default    *pyDefault `json:"default"`
-}
-
-type pyDefault struct {
-	Text  string          `json:"text"`
-	Pos   pyPos           `json:"pos"`
-	Value json.RawMessage `json:"value"`
-	Ref   string          `json:"ref"`
-	Call  *pyNode         `json:"call"`
-	Name  string          `json:"name"` // class values only
-}
-
-type pyClass struct {
-	Name       string            `json:"name"`
-	Pos        pyPos             `json:"pos"`
-	Bases      []string          `json:"bases"`
-	Keywords   map[string]string `json:"keywords"`
-	Decorators []string          `json:"decorators"`
-	Doc        *string           `json:"doc"`
-	Fields     []*struct {
-		Name       string     `json:"name"`
-		Pos        pyPos      `json:"pos"`
-		Annotation *pyNode    `json:"annotation"`
-		Default    *pyDefault `json:"default"`
-	} `json:"fields"`
-	Values  []*pyDefault `json:"values"`
-	Methods []*pyFunc    `json:"methods"`
-}
-
-// pyNode is an annotation: k is name (id), sub (base[args]), or (args),
-// const (value; a string also parsed, as a forward reference), ellipsis,
-// list (items), call (func(args, kw)) or other.
-type pyNode struct {
-	Text   string             `json:"text"`
-	Pos    pyPos              `json:"pos"`
-	K      string             `json:"k"`
-	ID     string             `json:"id"`
-	Base   *pyNode            `json:"base"`
-	Args   []*pyNode          `json:"args"`
-	Value  json.RawMessage    `json:"value"`
-	Parsed *pyNode            `json:"parsed"`
-	Items  []*pyNode          `json:"items"`
-	Func   string             `json:"func"`
-	KW     map[string]*pyNode `json:"kw"`
-}
-
-// constValue is a const node's value as a spec value (ok false: not a
-// constant).
-func (n *pyNode) constValue() (any, bool) {
-	if n == nil || n.K != "const" {
-		return nil, false
-	}
-	return rawValue(n.Value)
-}
-
-func rawValue(raw json.RawMessage) (any, bool) {
-	if raw == nil {
-		return nil, false
-	}
-	v, err := spec.DecodeJSON(raw)
-	return v, err == nil
-}
+var rawValue = pyast.RawValue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/toolctl/toolctl/pkg/pyast"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,9 +183,9 @@ func TestPythonErrors(t *testing.T) {
 	})
 	t.Run("output limit", func(t *testing.T) {
 		interp := fake(t, "exec yes '{}'")
-		old := pythonMaxOutput
-		pythonMaxOutput = 1 << 20
-		defer func() { pythonMaxOutput = old }()
+		old := pyast.MaxOutput
+		pyast.MaxOutput = 1 << 20
+		defer func() { pyast.MaxOutput = old }()
 		_, err := ImportPython(context.Background(), PythonOptions{Name: "x.py", Source: []byte("def f(): pass\n"), Interpreter: interp, Timeout: 5 * time.Second})
 		if err == nil || !strings.Contains(err.Error(), "larger than 1 MB") {
 			t.Fatalf("err = %v", err)

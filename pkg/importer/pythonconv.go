@@ -52,7 +52,7 @@ func newPyConv(file string, mod *pyModule) *pyConv {
 }
 
 func (c *pyConv) warn(at pyPos, format string, args ...any) {
-	c.warnings = append(c.warnings, &Diagnostic{File: c.file, Span: diag.At(at.pos()), Tool: c.fn, Message: fmt.Sprintf(format, args...)})
+	c.warnings = append(c.warnings, &Diagnostic{File: c.file, Span: diag.At(at.Spec()), Tool: c.fn, Message: fmt.Sprintf(format, args...)})
 }
 
 // tool converts one function; nil when it cannot be called with the input
@@ -95,9 +95,11 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 	if t.Description == "" {
 		c.warn(f.Pos, "%s has no docstring summary; the tool has no description: add a docstring (what it does and when to use it) before linting", f.Qualname)
 	}
-	e := *entry
-	e.Function = f.Qualname
-	t.Entry = &e
+	if entry != nil {
+		e := *entry
+		e.Function = f.Qualname
+		t.Entry = &e
+	}
 	// PEP 484 type comments: "# type: (int, str) -> bool"
 	var commentTypes []*pyNode
 	var commentReturn *pyNode
@@ -206,14 +208,14 @@ func (c *pyConv) applyDefault(s *spec.Map, d *pyDefault, name, fn string) bool {
 	if d.Call != nil && isFieldCall(d.Call.Func) { // x: int = Field(3, ge=1)
 		c.field(s, d.Call)
 		if len(d.Call.Args) > 0 {
-			if v, ok := d.Call.Args[0].constValue(); ok {
+			if v, ok := d.Call.Args[0].ConstValue(); ok {
 				setDefault(s, v)
 			} else if d.Call.Args[0].K != "ellipsis" {
 				c.warn(d.Pos, "parameter %q of %s: the default %s is not a literal; it is not written to the schema", name, fn, d.Call.Args[0].Text)
 			} else {
 				return false // Field(...): required
 			}
-		} else if v, ok := d.Call.KW["default"].constValue(); ok {
+		} else if v, ok := d.Call.KW["default"].ConstValue(); ok {
 			setDefault(s, v)
 		} else if _, ok := d.Call.KW["default_factory"]; !ok {
 			return false // Field(description=...) alone: required
@@ -565,7 +567,7 @@ func (c *pyConv) literal(n *pyNode) *spec.Map {
 				}
 				return false
 			}
-			if v, ok := a.constValue(); ok {
+			if v, ok := a.ConstValue(); ok {
 				values = append(values, v)
 				continue
 			}
@@ -619,7 +621,7 @@ func jsonTypeOf(v any) string {
 
 // annotated applies one Annotated metadata value.
 func (c *pyConv) annotated(s *spec.Map, m *pyNode) *spec.Map {
-	if v, ok := m.constValue(); ok {
+	if v, ok := m.ConstValue(); ok {
 		if str, ok := v.(string); ok {
 			return withFirst(s, "description", str)
 		}
@@ -634,7 +636,7 @@ func (c *pyConv) annotated(s *spec.Map, m *pyNode) *spec.Map {
 			return c.field(s, m)
 		case "Doc":
 			if len(m.Args) == 1 {
-				if v, ok := m.Args[0].constValue(); ok {
+				if v, ok := m.Args[0].ConstValue(); ok {
 					if str, ok := v.(string); ok {
 						return withFirst(s, "description", str)
 					}
@@ -642,7 +644,7 @@ func (c *pyConv) annotated(s *spec.Map, m *pyNode) *spec.Map {
 			}
 		case "Ge", "Gt", "Le", "Lt", "MultipleOf", "MinLen", "MaxLen":
 			if len(m.Args) == 1 {
-				if v, ok := m.Args[0].constValue(); ok {
+				if v, ok := m.Args[0].ConstValue(); ok {
 					key := map[string]string{"Ge": "ge", "Gt": "gt", "Le": "le", "Lt": "lt", "MultipleOf": "multiple_of", "MinLen": "min_length", "MaxLen": "max_length"}[fn]
 					c.constraint(s, key, v, m)
 					return s
@@ -672,11 +674,11 @@ func (c *pyConv) field(s *spec.Map, m *pyNode) *spec.Map {
 		if a == nil {
 			continue
 		}
-		v, ok := a.constValue()
+		v, ok := a.ConstValue()
 		if !ok && a.K == "list" {
 			var list []any
 			for _, it := range a.Items {
-				if x, ok := it.constValue(); ok {
+				if x, ok := it.ConstValue(); ok {
 					list = append(list, x)
 				}
 			}
@@ -701,7 +703,7 @@ func (c *pyConv) field(s *spec.Map, m *pyNode) *spec.Map {
 		}
 	}
 	if d, ok := m.KW["description"]; ok {
-		if v, ok := d.constValue(); ok {
+		if v, ok := d.ConstValue(); ok {
 			return withFirst(s, "description", v)
 		}
 	}
@@ -802,12 +804,12 @@ func (c *pyConv) class(n *pyNode, cl *pyClass) *spec.Map {
 					fs = c.field(fs, f.Default.Call)
 					req = false
 					if len(f.Default.Call.Args) > 0 {
-						if v, ok := f.Default.Call.Args[0].constValue(); ok {
+						if v, ok := f.Default.Call.Args[0].ConstValue(); ok {
 							setDefault(fs, v)
 						} else if f.Default.Call.Args[0].K == "ellipsis" {
 							req = true
 						}
-					} else if v, ok := f.Default.Call.KW["default"].constValue(); ok {
+					} else if v, ok := f.Default.Call.KW["default"].ConstValue(); ok {
 						setDefault(fs, v)
 					} else if _, ok := f.Default.Call.KW["default_factory"]; !ok {
 						req = true

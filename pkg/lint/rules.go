@@ -27,6 +27,7 @@ var rules = []*Rule{
 	ruleEntryFieldMissing,
 	ruleEntryHandlerUnknown,
 	ruleEntryJavaScriptInvalid,
+	ruleEntryPythonDrift,
 	ruleEntryRequired,
 	ruleEntryTypeUnknown,
 	ruleExampleParamsInvalid,
