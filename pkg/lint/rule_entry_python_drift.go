@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,18 +120,18 @@ func readPythonModule(file string) *pyast.Module {
 		return nil // no python3: nothing to compare with, nothing said
 	}
 	info, err := os.Stat(file)
-	if err != nil || info.Size() > spec.MaxFileSize {
-		return nil
+	if err != nil || !info.Mode().IsRegular() || info.Size() > spec.MaxFileSize {
+		return nil // a FIFO would block the read
 	}
 	key := fmt.Sprintf("%s\x00%d\x00%d", file, info.Size(), info.ModTime().UnixNano())
 	v, _ := pythonModules.LoadOrStore(key, &pythonModuleRead{})
 	m := v.(*pythonModuleRead)
 	m.once.Do(func() {
-		data, err := os.ReadFile(file)
+		data, err := spec.ReadToolFile(file) // a regular file, within the limit
 		if err != nil {
 			return
 		}
-		mod, err := pyast.Read(context.Background(), pyast.Options{Name: file, Source: data, Timeout: 10 * time.Second})
+		mod, err := pyast.ReadCached(context.Background(), pyast.Options{Name: file, Source: data, Timeout: 10 * time.Second})
 		if err == nil && mod.Error == nil {
 			m.mod = mod
 		}
@@ -175,7 +176,7 @@ func comparePython(r *Reporter, t *spec.Tool, f *pyast.Func, file string) {
 			}
 		}
 	}
-	where := func(p pyast.Pos) string { return fmt.Sprintf("%s:%d:%d", file, p[0], p[1]) }
+	where := func(p pyast.Pos) string { return diag.Where(file, p.Spec()) }
 	anyKeyword := false
 	inCode := map[string]bool{}
 	for _, p := range params {
