@@ -409,7 +409,9 @@ func writeImported(app *App, opts *importOptions, res *importer.Result) error {
 			if !tg.exists {
 				continue
 			}
-			data, err := os.ReadFile(tg.path)
+			// as a tool file: a regular file (a named pipe would block)
+			// within the size limit
+			data, err := spec.ReadToolFile(tg.path)
 			if err != nil {
 				return usageError(fmt.Errorf("cannot read %s: %v (nothing was written)", tg.path, unwrapPathError(err)))
 			}

@@ -5,6 +5,7 @@ package cmd
 import (
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -134,5 +135,28 @@ func TestConfigFileNotRegular(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(out, "toolctl: config file .toolctl.yaml: a named pipe (FIFO), not a regular file") {
 			t.Errorf("%s: exit %d\n%s", strings.Join(args, " "), code, out)
 		}
+	}
+}
+
+// Re-importing a Python function reads the existing tool file as a tool
+// file: a named pipe in its place is refused, not opened.
+func TestImportPythonReimportSkipsNamedPipe(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not available")
+	}
+	dir := t.TempDir()
+	src := "def ping() -> str:\n    \"\"\"Answers pong. Use when checking the tool works.\"\"\"\n    return 'pong'\n"
+	if err := os.WriteFile(filepath.Join(dir, "m.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "out", "ping.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runBounded(t, dir, "import", "--from", "python", "m.py", "-o", "out/")
+	if code != ExitUsage || !strings.Contains(out, "named pipe") {
+		t.Errorf("exit %d: %s", code, out)
 	}
 }
