@@ -200,15 +200,15 @@ func runLint(opts *lintOptions) error {
 	// one between collections: 300% cuts the GC work by a third against
 	// the default 100% for a peak RSS of ~100 MB at 10,000 files and ~170
 	// MB at 20,000 (400% saved 3% more instructions for 20-30% more
-	// memory). The soft limit only caps that on one big file, whose tree
-	// is live at once (~200 MB for 11 MB of JSON): at 192 MiB the GC ran
-	// without pause there, 3x slower.
+	// memory). The soft limit only caps that on one big file parsed whole
+	// (YAML, or a JSON object), whose tree is live at once (~200 MB for 11
+	// MB): at 192 MiB the GC ran without pause there, 3x slower.
 	//
 	// A large JSON list is read one tool at a time (lint.RunFiles): its
 	// live heap is then its text and ~1.2 KB a tool, at most ~2.5x the
 	// file, and 300% would let the heap reach 4 times that. A soft limit
-	// of 4x the file over the live heap when it starts keeps the peak RSS
-	// under 10x the file (see streamGC).
+	// of 3x the file over the live heap when it starts keeps the peak RSS
+	// under 10x the file from ~5 MB up (see streamGC).
 	app.tuneGC(300, 512<<20)
 	if app.Getenv("GOMEMLIMIT") == "" {
 		cfg.Streaming = streamGC(512 << 20)
@@ -467,11 +467,12 @@ func readBaseline(path string) ([]lint.Override, error) {
 
 // streamGC returns the lint.Config.Streaming of a command whose soft
 // memory limit is ceiling: when a large JSON list of size bytes starts to be
-// read, the limit becomes the live heap plus 16 MiB and 4 times the file
+// read, the limit becomes the live heap plus 16 MiB and 3 times the file
 // (the heap of one file stays below 2.5 times its size, ~20 MiB of the
-// process's memory is not heap), and 4 times each further list is added,
+// process's memory is not heap), and 3 times each further list is added,
 // never above ceiling. The GC then runs more often than GOGC says only near
-// that limit (it measured no more CPU on 7-9 MB lists). A limit below the
+// that limit (within the noise in CPU time on 7-9 MB lists, against 4x:
+// 5-10 MB less RSS). A limit below the
 // live heap would make it run without pause: the live heap counts in.
 func streamGC(ceiling int64) func(size int) {
 	var mu sync.Mutex
@@ -481,12 +482,12 @@ func streamGC(ceiling int64) func(size int) {
 		defer mu.Unlock()
 		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		metrics.Read(live)
-		want := 16<<20 + 4*int64(size)
+		want := 16<<20 + 3*int64(size)
 		if live[0].Value.Kind() == metrics.KindUint64 {
 			want += int64(live[0].Value.Uint64())
 		}
 		if limit > 0 {
-			want = max(want, limit+4*int64(size))
+			want = max(want, limit+3*int64(size))
 		}
 		limit = min(want, ceiling)
 		debug.SetMemoryLimit(limit)
