@@ -101,6 +101,12 @@ type Config struct {
 	// Categories is the allowed set; nil means DefaultCategories. Set, it
 	// applies to every tool with a category, not just Feagent ones.
 	Categories []string
+	// Streaming, when set, is called (from any goroutine) as RunFiles
+	// starts to read a large JSON list one tool at a time, with the size
+	// of its text. Its live heap is then small against the file (the text
+	// and what the set rules keep of each tool), which a command may tell
+	// the garbage collector.
+	Streaming func(size int)
 }
 
 // Override sets rule severities for files matching any of its globs
@@ -267,26 +273,63 @@ func Run(set *spec.Set, cfg Config) []Finding {
 // RunFiles reads, parses and lints files (as listed by spec.Collect). The
 // per-tool rules run as each file is parsed, after which its syntax tree
 // and the parts of its tools no set rule reads are released: on large sets
-// memory stays a fraction of Load + Run's, for the same findings. The set
-// is returned for reporting (file list, sources); its tools are partial
-// (see Rule.SetReadsBody).
+// memory stays a fraction of Load + Run's, for the same findings. A large
+// JSON list (streamMin) is checked one tool at a time as it is parsed, and
+// each tool released in turn: it is never in memory as a whole tree. The
+// set is returned for reporting (file list, sources); its tools are
+// partial (see Rule.SetReadsBody).
 func RunFiles(files []string, cfg Config) (*spec.Set, []Finding) {
+	return runFiles(files, cfg, streamMin)
+}
+
+// streamMin is the size from which RunFiles reads a JSON list one tool at
+// a time (spec.LoadFilesStream). The findings are the same either way;
+// below it, a whole tree is small and parsing once (streaming checks the
+// text, then parses it) is cheaper.
+const streamMin = 1 << 20
+
+func runFiles(files []string, cfg Config, streamMin int) (*spec.Set, []Finding) {
 	r := newRun(cfg)
 	keepBody := false
 	for _, rep := range r.setRules {
 		keepBody = keepBody || rep.rule.SetReadsBody
 	}
-	perFile := make([][]Finding, len(files))
-	set := spec.LoadFilesFunc(files, func(i int, f *spec.File) {
-		perFile[i] = r.file(f)
-		for _, t := range f.Tools {
-			for _, rep := range r.setRules {
-				if rep.rule.SetPins != nil {
-					rep.rule.SetPins(t, func(ptr string) { t.Pin(ptr) })
-				}
+	// release keeps of t what the set rules read, once its per-tool rules
+	// ran.
+	release := func(t *spec.Tool) {
+		for _, rep := range r.setRules {
+			if rep.rule.SetPins != nil {
+				rep.rule.SetPins(t, func(ptr string) { t.Pin(ptr) })
 			}
-			if !keepBody {
-				slim(t)
+		}
+		if !keepBody {
+			slim(t)
+		}
+	}
+	perFile := make([][]Finding, len(files))
+	// The files read one tool at a time, and the findings of their tools.
+	streamed := make([]bool, len(files))
+	toolFindings := make([][]Finding, len(files))
+	set := spec.LoadFilesStream(files, streamMin, func(i int, t *spec.Tool) {
+		if !streamed[i] && cfg.Streaming != nil {
+			cfg.Streaming(len(t.File.Data))
+		}
+		streamed[i] = true
+		toolFindings[i] = append(toolFindings[i], r.tool(t)...)
+		release(t)
+	}, func(i int, f *spec.File) {
+		if streamed[i] {
+			// Its tools were checked and released one by one (none
+			// counts when a panic left the file without tools).
+			perFile[i] = r.parseErrors(f)
+			if len(f.Tools) > 0 {
+				perFile[i] = append(perFile[i], toolFindings[i]...)
+			}
+			toolFindings[i] = nil
+		} else {
+			perFile[i] = r.file(f)
+			for _, t := range f.Tools {
+				release(t)
 			}
 		}
 		// Keep the text of files that report findings now (source lines)
@@ -354,21 +397,34 @@ func newRun(cfg Config) *run {
 // tools. It is safe to call concurrently for different files: each tool's
 // rules run in sequence and share its state (the schema is compiled once).
 func (r *run) file(f *spec.File) []Finding {
+	out := r.parseErrors(f)
+	for _, t := range f.Tools {
+		out = append(out, r.tool(t)...)
+	}
+	return out
+}
+
+// parseErrors returns the errors of f as parse-error findings.
+func (r *run) parseErrors(f *spec.File) []Finding {
 	var out []Finding
 	if r.parseOn {
 		for _, e := range f.Errors {
 			out = append(out, Finding{File: e.File, Span: e.Span, Severity: r.parseSev, Rule: ParseErrorID, Message: e.Message})
 		}
 	}
-	for _, t := range f.Tools {
-		state := &toolState{}
-		for _, tmpl := range r.toolRules {
-			rep := *tmpl
-			rep.findings = nil
-			rep.tool = state
-			rep.rule.Tool(&rep, t)
-			out = append(out, rep.findings...)
-		}
+	return out
+}
+
+// tool returns the findings of the per-tool rules on t.
+func (r *run) tool(t *spec.Tool) []Finding {
+	var out []Finding
+	state := &toolState{}
+	for _, tmpl := range r.toolRules {
+		rep := *tmpl
+		rep.findings = nil
+		rep.tool = state
+		rep.rule.Tool(&rep, t)
+		out = append(out, rep.findings...)
 	}
 	return out
 }

@@ -147,12 +147,16 @@ func (t *Tool) root() *yaml.Node {
 //
 // A panic while parsing (a bug in toolctl or a library) does not escape:
 // it becomes an internal error of the file, which then defines no tools.
-func ParseFile(path string, data []byte) (f *File) {
+func ParseFile(path string, data []byte) *File { return parseFile(path, data, nil) }
+
+// parseFile is ParseFile handing the tools of a large JSON list to stream
+// (when not nil) one at a time: LoadFilesStream.
+func parseFile(path string, data []byte, stream *streamer) (f *File) {
 	f = &File{Path: path, Data: data}
 	if f.NotTool = NotToolFile(data); f.NotTool != "" {
 		return f
 	}
-	d := &decoder{file: f}
+	d := &decoder{file: f, stream: stream}
 	defer func() {
 		if p := recover(); p != nil {
 			f.Tools = nil
@@ -224,6 +228,9 @@ func (f *File) parse(d *decoder) {
 	// build where the two agree. Invalid JSON takes the path below, for
 	// its errors.
 	if f.isJSON() && fastnode.UseJSON {
+		if d.stream != nil && len(data) >= d.stream.min && f.streamList(d, data) {
+			return
+		}
 		doc, bad, ok := fastnode.ParseJSON(data)
 		if bad != nil {
 			f.surrogateError(bad)

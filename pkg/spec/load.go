@@ -97,6 +97,12 @@ func LoadFiles(files []string) *Set { return LoadFilesFunc(files, nil) }
 // error instead of its tools, and each is called once more with the file
 // as it is then (a second panic is not recovered).
 func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
+	return loadFiles(files, nil, each)
+}
+
+// loadFiles is LoadFilesFunc, reading file i with stream(i) when stream is
+// not nil (LoadFilesStream).
+func loadFiles(files []string, stream func(i int) *streamer, each func(i int, f *File)) *Set {
 	set := &Set{Files: make([]*File, len(files))}
 	workers := min(runtime.GOMAXPROCS(0), len(files))
 	next := make(chan int)
@@ -106,7 +112,11 @@ func LoadFilesFunc(files []string, each func(i int, f *File)) *Set {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				set.Files[i] = ReadFile(files[i])
+				var s *streamer
+				if stream != nil {
+					s = stream(i)
+				}
+				set.Files[i] = readFile(files[i], s)
 				if each != nil && set.Files[i].NotTool == "" {
 					callEach(each, i, set.Files[i])
 				}
@@ -140,7 +150,10 @@ func callEach(each func(i int, f *File), i int, f *File) {
 // named pipe, a socket, a device) is an Error without being opened.
 // (One stat, one open and one fstat per file: this runs for every file of
 // a lint.)
-func ReadFile(path string) (f *File) {
+func ReadFile(path string) *File { return readFile(path, nil) }
+
+// readFile is ReadFile, parsing with parseFile(path, data, stream).
+func readFile(path string, stream *streamer) (f *File) {
 	defer func() {
 		if p := recover(); p != nil {
 			f = &File{Path: path}
@@ -160,7 +173,7 @@ func ReadFile(path string) (f *File) {
 	var tooLarge *TooLargeError
 	switch {
 	case err == nil:
-		return ParseFile(path, data)
+		return parseFile(path, data, stream)
 	case errors.As(err, &tooLarge):
 		f := &File{Path: path}
 		f.tooLarge(tooLarge.Size)

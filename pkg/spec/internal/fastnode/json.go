@@ -67,6 +67,65 @@ func parseJSONMode(data []byte, strict bool) (*yaml.Node, *SurrogateError, bool)
 	return p.build(), nil, true
 }
 
+// ParseJSONList reads data as ParseJSON does when its top-level value is a
+// non-empty list (isList; else each is not called and the caller reads the
+// file otherwise), one element at a time: it calls each with every
+// element's subtree, in order, built and positioned exactly as ParseJSON
+// builds it, and keeps no reference to it once each returns, so that a
+// large list is never in memory as a whole tree. The document is checked
+// whole first (without building any tree): each is called only when
+// ParseJSON would take the document (ok), never for one it refuses (bad,
+// or ok=false) however far into the text the problem is.
+func ParseJSONList(data []byte, each func(i int, item *yaml.Node)) (isList bool, bad *SurrogateError, ok bool) {
+	n, bad, ok := parseJSONList(data, nil)
+	if n == 0 {
+		return false, nil, false
+	}
+	if !ok || each == nil {
+		return true, bad, ok
+	}
+	_, bad, ok = parseJSONList(data, each)
+	return true, bad, ok
+}
+
+// parseJSONList parses a strict JSON document whose top level is a list,
+// handing each element to each (nil: checking only) as soon as it is
+// parsed, then forgetting it. n is the number of elements, 0 when the top
+// level is not a list (or an empty one).
+func parseJSONList(data []byte, each func(i int, item *yaml.Node)) (n int, bad *SurrogateError, ok bool) {
+	if len(data) > MaxInput {
+		return 0, nil, false
+	}
+	p := jsonParsers.Get().(*jsonParser)
+	defer p.release()
+	p.data, p.pos, p.line, p.lineStart, p.wide, p.depth = data, 0, 1, 0, 0, 0
+	p.strict, p.bad, p.maxDepth = true, nil, yamlMaxDepth
+	if bytes.HasPrefix(data, bom) {
+		p.pos, p.lineStart = len(bom), len(bom)
+	}
+	if !p.skipSpace() || p.pos >= len(data) || data[p.pos] != '[' {
+		return 0, nil, false
+	}
+	// The top-level list is node 0, as in ParseJSON node 1 (after the
+	// document): each element is nodes 1.. until emit drops it.
+	p.emit = func() {
+		if each != nil {
+			each(n, p.buildFrom(1))
+		}
+		n++
+		clear(p.nodes[1:]) // drop the strings
+		p.nodes, p.kids, p.stack = p.nodes[:1], p.kids[:0], p.stack[:0]
+		if len(p.strs) > 4096 {
+			clear(p.strs)
+		}
+	}
+	defer func() { p.emit = nil }()
+	if !p.value() || !p.skipSpace() || p.pos != len(data) {
+		return n, p.bad, false
+	}
+	return n, nil, true
+}
+
 // SurrogateError is a \u escape of half a UTF-16 surrogate pair without
 // its other half: JSON's grammar lets it through, but it is no character
 // (encoding/json would read it as U+FFFD, yaml.v3 refuses it).
@@ -161,6 +220,9 @@ type jsonParser struct {
 	kids  []int32           // each container's children, contiguous
 	buf   []byte            // unescaping scratch
 	strs  map[string]string // short strings already allocated
+	// emit, when set, takes each element of the top-level list (depth 1)
+	// as soon as it is parsed: ParseJSONList.
+	emit func()
 }
 
 // jnode is a node before it is built: the number of nodes is known only
@@ -211,14 +273,18 @@ func (p *jsonParser) close(i int32, k int) {
 }
 
 // build allocates the yaml.Nodes; node 0 is the document.
-func (p *jsonParser) build() *yaml.Node {
-	out := make([]yaml.Node, len(p.nodes))
+func (p *jsonParser) build() *yaml.Node { return p.buildFrom(0) }
+
+// buildFrom allocates the yaml.Nodes of nodes base.. (a subtree whose root
+// is node base; every child index in p.kids is in it) and returns its root.
+func (p *jsonParser) buildFrom(base int32) *yaml.Node {
+	out := make([]yaml.Node, int32(len(p.nodes))-base)
 	ptrs := make([]*yaml.Node, len(p.kids))
 	for i, k := range p.kids {
-		ptrs[i] = &out[k]
+		ptrs[i] = &out[k-base]
 	}
-	for i := range p.nodes {
-		j := &p.nodes[i]
+	for i := range out {
+		j := &p.nodes[base+int32(i)]
 		n := &out[i]
 		n.Kind, n.Style, n.Tag, n.Value = j.kind, j.style, j.tag, j.value
 		n.Line, n.Column = int(j.line), int(j.column)
@@ -412,6 +478,10 @@ func (p *jsonParser) array(n int32) bool {
 			return false
 		}
 		k++
+		if p.emit != nil && p.depth == 1 {
+			p.emit() // an element of the top-level list: forgotten
+			k = 0
+		}
 		if !p.skipSpace() || p.pos >= len(p.data) {
 			return false
 		}

@@ -113,6 +113,7 @@ func treeValues(n *yaml.Node, pos *[]spec.Pos, values *[]string) {
 func checkStrict(t *testing.T, name string, data []byte) {
 	t.Helper()
 	doc, bad, ok := fastnode.ParseJSON(data)
+	checkList(t, name, data, doc, bad, ok)
 	// JSON is UTF-8 (RFC 8259 §8.1); json.Valid does not check it.
 	valid := json.Valid(bytes.TrimPrefix(data, bom)) && utf8.Valid(data)
 	if !ok {
@@ -292,6 +293,48 @@ func TestFindUnpairedSurrogate(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: offset %d, want %d", tc.src, got, tc.want)
+		}
+	}
+}
+
+// checkList: ParseJSONList takes what ParseJSON takes, when it is a
+// non-empty list, and hands over each element's tree as ParseJSON builds
+// it; it refuses what ParseJSON refuses, with the same surrogate error,
+// before handing over anything.
+func checkList(t *testing.T, name string, data []byte, doc *yaml.Node, bad *fastnode.SurrogateError, ok bool) {
+	t.Helper()
+	var items []*yaml.Node
+	isList, lbad, lok := fastnode.ParseJSONList(data, func(i int, item *yaml.Node) {
+		if i != len(items) {
+			t.Errorf("%s: element %d handed over as %d", name, len(items), i)
+		}
+		items = append(items, item)
+	})
+	wantList := ok && doc.Content[0].Kind == yaml.SequenceNode && len(doc.Content[0].Content) > 0
+	switch {
+	case ok && isList != wantList:
+		t.Errorf("%s: ParseJSONList says list %v, ParseJSON's tree %v", name, isList, wantList)
+	case !isList:
+		if len(items) > 0 {
+			t.Errorf("%s: ParseJSONList handed over %d elements of no list", name, len(items))
+		}
+	case lok != ok || (lbad == nil) != (bad == nil) || lbad != nil && *lbad != *bad:
+		t.Errorf("%s: ParseJSONList ok=%v bad=%v, ParseJSON ok=%v bad=%v", name, lok, lbad, ok, bad)
+	case !ok:
+		if len(items) > 0 {
+			t.Errorf("%s: ParseJSONList handed over %d elements of a document ParseJSON refuses", name, len(items))
+		}
+	default:
+		want := doc.Content[0].Content
+		if len(items) != len(want) {
+			t.Errorf("%s: ParseJSONList handed over %d elements, ParseJSON has %d", name, len(items), len(want))
+			return
+		}
+		for i := range want {
+			if d := nodeDiff(fmt.Sprintf("/%d", i), items[i], want[i]); d != "" {
+				t.Errorf("%s: ParseJSONList's element differs from ParseJSON's: %s", name, d)
+				return
+			}
 		}
 	}
 }

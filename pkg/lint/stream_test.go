@@ -1,0 +1,298 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/toolctl/toolctl/pkg/report"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"gopkg.in/yaml.v3"
+)
+
+// fixtureTools returns every tool (and every list item that is not one) of
+// the rule fixtures and the bundled tools as JSON values: one of each
+// rule's findings at least.
+func fixtureTools(t *testing.T) []any {
+	t.Helper()
+	var paths []string
+	for _, glob := range []string{"../../testdata/lint/err/*.yaml", "../../testdata/lint/ok/*.yaml", "../../tools/*.yaml"} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, m...)
+	}
+	var out []any
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		for {
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Logf("%s: %v (skipped)", p, err)
+				}
+				break
+			}
+			if m, ok := v.(map[string]any); ok {
+				if list, ok := m["tools"].([]any); ok && m["name"] == nil {
+					v = list
+				}
+			}
+			items, ok := v.([]any)
+			if !ok {
+				items = []any{v}
+			}
+			for _, it := range items {
+				if _, err := json.Marshal(it); err == nil { // not a YAML-only key
+					out = append(out, it)
+				}
+			}
+		}
+	}
+	if len(out) < 100 {
+		t.Fatalf("only %d fixture tools", len(out))
+	}
+	return out
+}
+
+// bigList is copies of tools, renamed in most copies so that references
+// dangle (with a did-you-mean) and names repeat, with elements that are
+// no tool, OpenAI-wrapped tools and descriptions with line separators.
+func bigList(tools []any, copies int) []any {
+	var out []any
+	for c := range copies {
+		for i, tool := range tools {
+			m, ok := tool.(map[string]any)
+			if !ok {
+				out = append(out, tool)
+				continue
+			}
+			cp := make(map[string]any, len(m))
+			for k, v := range m {
+				cp[k] = v
+			}
+			if name, ok := cp["name"].(string); ok && c%3 != 0 {
+				cp["name"] = fmt.Sprintf("%s_%d", name, c)
+			}
+			switch (c*len(tools) + i) % 97 {
+			case 5:
+				cp["description"] = "Reads the line\u2028separated and\u0085next-line text, 😀 and 漢字. Use when asked."
+			case 11:
+				out = append(out, map[string]any{"type": "function", "function": cp})
+				continue
+			case 23:
+				out = append(out, 42, map[string]any{"description": "no name here"})
+			}
+			out = append(out, cp)
+		}
+	}
+	return out
+}
+
+// encodings writes list as JSON text in several layouts.
+func encodings(t *testing.T, list any) map[string][]byte {
+	t.Helper()
+	var compact, indent, tabs bytes.Buffer
+	for _, e := range []struct {
+		buf    *bytes.Buffer
+		indent string
+	}{{&compact, ""}, {&indent, "  "}, {&tabs, "\t"}} {
+		enc := json.NewEncoder(e.buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", e.indent)
+		if err := enc.Encode(list); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// encoding/json escapes U+2028; write it as is, as JSON allows.
+	raw := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(`\u2028`), []byte("\u2028")) }
+	return map[string][]byte{
+		"compact.json": raw(compact.Bytes()),
+		"indent.json":  raw(indent.Bytes()),
+		"tabs.json":    tabs.Bytes(),
+		"crlf.json":    bytes.ReplaceAll(indent.Bytes(), []byte("\n"), []byte("\r\n")),
+		"bom.json":     append([]byte("\xef\xbb\xbf"), compact.Bytes()...),
+	}
+}
+
+// reports renders findings in every report format.
+func reports(t *testing.T, set *spec.Set, fs []Finding) map[string]string {
+	t.Helper()
+	byPath := map[string]*spec.File{}
+	var names []string
+	for _, f := range set.Files {
+		byPath[f.Path] = f
+		names = append(names, f.Path)
+	}
+	var rules []report.Rule
+	for _, r := range Rules() {
+		rules = append(rules, report.Rule{ID: r.ID, Description: r.Description, Explain: r.Explain, Severity: r.Severity})
+	}
+	out := map[string]string{}
+	for _, format := range report.Formats {
+		var b bytes.Buffer
+		opt := report.Options{Source: func(p string) *spec.File { return byPath[p] }, Root: "/", Version: "test", Rules: rules}
+		if err := report.Write(&b, format, fs, report.Summary{Files: names}, opt); err != nil {
+			t.Fatal(err)
+		}
+		out[format] = b.String()
+	}
+	return out
+}
+
+// compareStreaming lints files as one set with streaming off and forced on
+// (every JSON list, whatever its size) under several configurations, and
+// fails unless the findings and every report are the same. It returns how
+// many files were streamed with the default configuration.
+func compareStreaming(t *testing.T, files []string) int {
+	t.Helper()
+	configs := map[string]Config{
+		"default": {},
+		"feagent": {Profile: ProfileFeagent},
+		// anthropic-strict-limits reads the tools' bodies (SetReadsBody).
+		"targets": {Targets: Targets},
+	}
+	streamed := 0
+	for name, cfg := range configs {
+		offSet, off := runFiles(files, cfg, 0)
+		var n atomic.Int32
+		cfg.Streaming = func(int) { n.Add(1) }
+		onSet, on := runFiles(files, cfg, 1)
+		if name == "default" {
+			streamed = int(n.Load())
+		}
+		if !reflect.DeepEqual(off, on) {
+			t.Errorf("%s: %d findings streaming, %d not; first difference:\n%s", name, len(on), len(off), firstDiff(off, on))
+			continue
+		}
+		offR, onR := reports(t, offSet, off), reports(t, onSet, on)
+		for _, format := range report.Formats {
+			if offR[format] != onR[format] {
+				t.Errorf("%s: the %s report differs when streaming", name, format)
+			}
+		}
+		t.Logf("%s: %d files (%d streamed), %d findings, the same either way", name, len(files), n.Load(), len(on))
+	}
+	return streamed
+}
+
+func firstDiff(a, b []Finding) string {
+	for i := range min(len(a), len(b)) {
+		if !reflect.DeepEqual(a[i], b[i]) {
+			return fmt.Sprintf("off: %+v\non:  %+v", a[i], b[i])
+		}
+	}
+	if len(a) > len(b) {
+		return fmt.Sprintf("off only: %+v", a[len(b)])
+	}
+	if len(b) > len(a) {
+		return fmt.Sprintf("on only: %+v", b[len(a)])
+	}
+	return "none"
+}
+
+// TestStreamingSameFindings: a JSON list read one tool at a time gives
+// exactly the findings and reports of the list parsed whole, in every
+// layout (compact, indented, tabs, CRLF, BOM, raw line separators in
+// strings), with set rules across files, a list of one tool
+// (name-matches-file), and lists that are not valid to the end (which
+// must not be streamed).
+func TestStreamingSameFindings(t *testing.T) {
+	tools := fixtureTools(t)
+	dir := t.TempDir()
+	var files []string
+	write := func(name string, data []byte) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	list := bigList(tools, 4)
+	for name, data := range encodings(t, list) {
+		write(name, data)
+	}
+	one, _ := json.Marshal([]any{tools[0]})
+	write("one.json", one)
+	two, _ := json.Marshal([]any{42, tools[0]})
+	write("two.json", two)
+	compact, _ := json.Marshal(list)
+	write("trailing_comma.json", append(compact[:len(compact)-1], ",]"...))
+	write("surrogate.json", append(compact[:len(compact)-1], `,{"name":"x","description":"\ud800"}]`...))
+	write("second_value.json", append(compact, " []"...))
+	write("object.json", []byte(`{"tools": `+string(compact)+`}`))
+	streamed := compareStreaming(t, files)
+	// The valid lists: five layouts, one.json and two.json.
+	if streamed != 7 {
+		t.Errorf("%d files streamed, want 7", streamed)
+	}
+}
+
+// TestStreamingSameFindingsCorpora: every corpus .json file that is a list
+// gives the same findings read one tool at a time.
+func TestStreamingSameFindingsCorpora(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skip("../shared/corpora is not present")
+	}
+	var files []string
+	err := filepath.WalkDir(corpusDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".json") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n"); len(b) > 0 && b[0] == '[' {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no corpus file is a JSON list")
+	}
+	if n := compareStreaming(t, files); n == 0 {
+		t.Error("no corpus file was streamed")
+	}
+}
+
+// TestStreamingLargeList: RunFiles streams a list over streamMin by itself.
+func TestStreamingLargeList(t *testing.T) {
+	list := bigList(fixtureTools(t), 1)
+	for len(list) < 4000 {
+		list = append(list, bigList(fixtureTools(t), 1)...)
+	}
+	data, _ := json.Marshal(list)
+	if len(data) < streamMin {
+		t.Fatalf("the list is %d bytes, less than streamMin", len(data))
+	}
+	p := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int
+	_, on := RunFiles([]string{p}, Config{Streaming: func(n int) { sizes = append(sizes, n) }})
+	_, off := runFiles([]string{p}, Config{}, 0)
+	if len(sizes) != 1 || sizes[0] != len(data) {
+		t.Errorf("Streaming called with %v, want [%d]", sizes, len(data))
+	}
+	if !reflect.DeepEqual(on, off) {
+		t.Errorf("%d findings streaming, %d not:\n%s", len(on), len(off), firstDiff(off, on))
+	}
+}

@@ -1,0 +1,80 @@
+package spec
+
+import (
+	"strconv"
+
+	"github.com/toolctl/toolctl/pkg/spec/internal/fastnode"
+	"gopkg.in/yaml.v3"
+)
+
+// streamer hands the tools of a large JSON list to a reader one at a time
+// (LoadFilesStream).
+type streamer struct {
+	min  int // bytes, at least: a smaller file is parsed whole
+	tool func(t *Tool)
+}
+
+// LoadFilesStream is LoadFilesFunc for a reader that checks one tool at a
+// time, so that a large JSON list is never in memory as a whole syntax
+// tree. A .json file of at least streamMin bytes (0: none) whose top level
+// is a list is decoded one element at a time, once the whole text is known
+// to be valid JSON: tool is called on each of its tools, in order and in
+// the worker that parses the file, while the tool's syntax tree is there
+// (Span, Pin, Node work as usual); when tool returns, the tree is dropped,
+// as File.Release drops it (a position Pin did not keep costs a parse of
+// the file again).
+//
+// When tool is called on t, t.File.Tools holds t and every tool before it,
+// and one more tool unless t is the file's last one (a check can tell the
+// file's only tool), and t.File.Errors is not complete yet: each is called
+// on the file once it is parsed, as LoadFilesFunc calls it, with every
+// tool and error. For any other file tool is not called. A panic in tool
+// is a panic while parsing (see ParseFile): the file then has no tools.
+func LoadFilesStream(files []string, streamMin int, tool func(i int, t *Tool), each func(i int, f *File)) *Set {
+	var stream func(i int) *streamer
+	if streamMin > 0 && tool != nil {
+		stream = func(i int) *streamer {
+			return &streamer{min: streamMin, tool: func(t *Tool) { tool(i, t) }}
+		}
+	}
+	return loadFiles(files, stream, each)
+}
+
+// streamList reads data, the text of a .json file, as a list of tools
+// handed to d.stream one at a time. It reports false, having done nothing,
+// when the text is not a non-empty JSON list ParseJSON takes: the caller
+// reads it as any other file (and says what is wrong with it).
+func (f *File) streamList(d *decoder, data []byte) bool {
+	var pending *Tool
+	handOver := func() {
+		d.stream.tool(pending)
+		pending.node = nil
+		pending = nil
+	}
+	index := 0
+	isList, bad, ok := fastnode.ParseJSONList(data, func(i int, item *yaml.Node) {
+		n := len(f.Tools)
+		index = f.listItem(d, item, "/"+strconv.Itoa(i), index)
+		if len(f.Tools) > n {
+			// Held back until the next tool is in f.Tools: a check of
+			// the first one sees that the file has more than one.
+			if pending != nil {
+				handOver()
+			}
+			pending = f.Tools[n]
+		}
+	})
+	switch {
+	case !isList:
+		return false
+	case bad != nil:
+		f.surrogateError(bad)
+		return true
+	case !ok:
+		return false
+	}
+	if pending != nil {
+		handOver()
+	}
+	return true
+}
