@@ -25,6 +25,7 @@ package export
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/compat"
 	"regexp"
 	"slices"
 	"sort"
@@ -305,7 +306,7 @@ func (g *pyGen) baseType(s *spec.Map, hint string) string {
 	if e, ok := s.Get("enum"); ok {
 		if l, ok := e.([]any); ok && len(l) > 0 && allScalar(l) {
 			lit := g.literal(l)
-			if types := typeList(s); slices.Contains(types, "null") && !slices.Contains(l, nil) {
+			if types := compat.Types(s); slices.Contains(types, "null") && !slices.Contains(l, nil) {
 				return g.optional(lit)
 			}
 			return lit
@@ -323,7 +324,7 @@ func (g *pyGen) baseType(s *spec.Map, hint string) string {
 			}
 		}
 	}
-	types := typeList(s)
+	types := compat.Types(s)
 	if len(types) == 0 {
 		switch {
 		case s.Has("properties") || s.Has("additionalProperties"):
@@ -611,23 +612,6 @@ func allScalar(l []any) bool {
 		}
 	}
 	return true
-}
-
-// typeList is s's type as a list.
-func typeList(s *spec.Map) []string {
-	switch t, _ := s.Get("type"); t := t.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, x := range t {
-			if str, ok := x.(string); ok {
-				out = append(out, str)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 // stringSet is s's required list as a set.

@@ -19,6 +19,7 @@ package export
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/compat"
 	"regexp"
 	"strings"
 
@@ -212,7 +213,7 @@ func tsType(s *spec.Map, ind string) string {
 			}
 		}
 	}
-	types := typeList(s)
+	types := compat.Types(s)
 	if len(types) == 0 {
 		switch {
 		case s.Has("properties") || s.Has("additionalProperties"):

@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"fmt"
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/diag"
 	"os"
 	"os/exec"
@@ -214,7 +215,7 @@ func comparePython(r *Reporter, t *spec.Tool, f *pyast.Func, file string) {
 		}
 		if p.Annotation != nil {
 			code, ok := pythonJSONTypes(p.Annotation)
-			declared := schemaTypes(schema)
+			declared := compat.Types(schema)
 			if ok && len(declared) > 0 && !typesOverlap(code, declared) {
 				tptr := ptr
 				if schema.Has("type") {
@@ -330,26 +331,6 @@ func unionTypes(args []*pyast.Node) ([]string, bool) {
 		out = append(out, t...)
 	}
 	return out, len(out) > 0
-}
-
-func schemaTypes(s *spec.Map) []string {
-	v, ok := s.Get("type")
-	if !ok {
-		return nil
-	}
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []any:
-		var out []string
-		for _, x := range v {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 // typesOverlap: some non-null type of the code is one the schema allows
