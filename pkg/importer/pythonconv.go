@@ -106,7 +106,7 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 	if tc := f.TypeComment; tc != nil {
 		switch {
 		case tc.Error:
-			c.warn(f.Pos, "the type comment %q of %s is not a function type comment; it is not used", tc.Text, f.Qualname)
+			c.warn(f.Pos, "the type comment %q of %s is not a function type comment; it is not used", short(tc.Text), f.Qualname)
 		case len(tc.Args) == len(params):
 			commentTypes, commentReturn = tc.Args, tc.Returns
 		case len(tc.Args) == len(params)-1 && len(f.Params) == len(params) && strings.Contains(f.Qualname, "."):
@@ -128,7 +128,7 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 			if n, ok := parseDocType(dp.Type, p.Pos); ok {
 				ann = n
 			} else {
-				c.warn(p.Pos, "parameter %q of %s: the docstring's type %q cannot be translated to JSON Schema; the parameter accepts any value", p.Name, f.Qualname, dp.Type)
+				c.warn(p.Pos, "parameter %q of %s: the docstring's type %q cannot be translated to JSON Schema; the parameter accepts any value", p.Name, f.Qualname, short(dp.Type))
 			}
 		}
 		var s *spec.Map
@@ -211,7 +211,7 @@ func (c *pyConv) applyDefault(s *spec.Map, d *pyDefault, name, fn string) bool {
 			if v, ok := d.Call.Args[0].ConstValue(); ok {
 				setDefault(s, v)
 			} else if d.Call.Args[0].K != "ellipsis" {
-				c.warn(d.Pos, "parameter %q of %s: the default %s is not a literal; it is not written to the schema", name, fn, d.Call.Args[0].Text)
+				c.warn(d.Pos, "parameter %q of %s: the default %s is not a literal; it is not written to the schema", name, fn, short(d.Call.Args[0].Text))
 			} else {
 				return false // Field(...): required
 			}
@@ -240,7 +240,7 @@ func (c *pyConv) applyDefault(s *spec.Map, d *pyDefault, name, fn string) bool {
 			}
 		}
 	}
-	c.warn(d.Pos, "parameter %q of %s: the default %s is not a literal; the parameter is optional, its default is not written to the schema", name, fn, d.Text)
+	c.warn(d.Pos, "parameter %q of %s: the default %s is not a literal; the parameter is optional, its default is not written to the schema", name, fn, short(d.Text))
 	return true
 }
 
@@ -299,7 +299,7 @@ func typFormat(t, format string) *spec.Map {
 
 // untranslatable warns about an annotation and returns no constraint.
 func (c *pyConv) untranslatable(n *pyNode, why string) *spec.Map {
-	msg := fmt.Sprintf("%s: the type %q cannot be translated to JSON Schema", c.fn, n.Text)
+	msg := fmt.Sprintf("%s: the type %q cannot be translated to JSON Schema", c.fn, short(n.Text))
 	if why != "" {
 		msg += " (" + why + ")"
 	}
@@ -428,7 +428,7 @@ func (c *pyConv) subscript(n *pyNode) *spec.Map {
 		s := typ("object")
 		if len(args) == 2 {
 			if k := pyBase(args[0]); k != "str" && k != "Any" {
-				c.warn(args[0].Pos, "%s: the keys of %q are %s, but JSON object keys are strings; the function gets string keys", c.fn, n.Text, args[0].Text)
+				c.warn(args[0].Pos, "%s: the keys of %q are %s, but JSON object keys are strings; the function gets string keys", c.fn, short(n.Text), short(args[0].Text))
 			}
 			s.Set("additionalProperties", arg(1))
 		}
@@ -846,3 +846,12 @@ func (c *pyConv) class(n *pyNode, cl *pyClass) *spec.Map {
 }
 
 func jsonString(s string) ([]byte, error) { return json.Marshal(s) }
+
+// short is source text for a message: at most 80 characters, so that a
+// pathological annotation or default does not fill the terminal.
+func short(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:77]) + "..."
+	}
+	return s
+}

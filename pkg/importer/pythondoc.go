@@ -323,6 +323,9 @@ func (d *pyDoc) numpySection(name string, body []string) bool {
 // prose forms "int, optional", "str or None", "list of str", "{'a', 'b'}"
 // (NumPy's choices), "int, default 5". ok is false for anything else.
 func parseDocType(s string, at pyPos) (n *pyNode, ok bool) {
+	if len(s) > maxDocType {
+		return nil, false // no type: and each level of "list of ..." would read it all again
+	}
 	s = strings.TrimSpace(s)
 	// ", optional" and ", default: x" say whether it may be left out, not
 	// what it is
@@ -433,11 +436,19 @@ func splitWord(s, word string) []string {
 // typeParser reads the subset of Python expressions types are written in:
 // dotted names, subscripts, |, string and number literals, ..., None.
 type typeParser struct {
-	s   string
-	i   int
-	at  pyPos
-	err bool
+	s     string
+	i     int
+	at    pyPos
+	err   bool
+	depth int // of brackets: bounded, as Python's own parser bounds it
 }
+
+// maxDocType bounds the text of a type written in a docstring.
+const maxDocType = 1000
+
+// maxTypeDepth bounds bracket nesting in a docstring's type: deeper text
+// is no type anyone writes, and the recursion must not exhaust the stack.
+const maxTypeDepth = 100
 
 func (p *typeParser) space() {
 	for p.i < len(p.s) && p.s[p.i] == ' ' {
@@ -448,6 +459,11 @@ func (p *typeParser) space() {
 // items reads what follows a "[": types separated by commas up to the
 // closing bracket, which it consumes. A missing bracket sets p.err.
 func (p *typeParser) items() []*pyNode {
+	if p.depth++; p.depth > maxTypeDepth {
+		p.err = true
+		return nil
+	}
+	defer func() { p.depth-- }()
 	var items []*pyNode
 	for p.space(); p.i < len(p.s) && p.s[p.i] != ']'; p.space() {
 		items = append(items, p.union())
