@@ -98,8 +98,12 @@ func tsJSDoc(lines []string, ind string) string {
 	}
 	var b strings.Builder
 	b.WriteString(ind + "/**\n")
+	var split []string // a text with line breaks is several comment lines
 	for _, l := range lines {
-		l = strings.ReplaceAll(strings.TrimRight(l, " \t"), "*/", "*\\/")
+		split = append(split, strings.Split(strings.ReplaceAll(l, "\r\n", "\n"), "\n")...)
+	}
+	for _, l := range split {
+		l = strings.ReplaceAll(strings.TrimRight(l, " \t\r"), "*/", "*\\/")
 		if l == "" {
 			b.WriteString(ind + " *\n")
 		} else {
