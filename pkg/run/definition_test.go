@@ -164,3 +164,15 @@ func mustExecutor(t *testing.T, tool *spec.Tool) Executor {
 	}
 	return x
 }
+
+// A Runner without the builtin executor (a zero Runner: pkg/run does not
+// import its handlers) says how to give it one, rather than blaming the
+// tool file.
+func TestRunnerWithoutExecutorForAKnownType(t *testing.T) {
+	tool := parseTool(t, "name: t\ndescription: A test tool. Use when testing.\ncategory: custom\nentry: {type: builtin, handler: calculator}\n")
+	_, err := (&Runner{}).Run(context.Background(), tool, nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != ToolExecutionError || !strings.Contains(e.Message, "builtin.Executors()") {
+		t.Errorf("got %v", err)
+	}
+}

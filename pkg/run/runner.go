@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -408,6 +409,11 @@ func (r *Runner) executor(t *spec.Tool) (Executor, error) {
 		executors = Executors()
 	}
 	exec, ok := executors[kind]
+	if !ok && slices.Contains(spec.EntryTypes, kind) {
+		// a type of the file format this Runner was not given: a program
+		// using pkg/run, not the tool file, is at fault
+		return nil, &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("entry.type %q has no executor in this Runner; set Runner.Executors (builtin.Executors() has every entry type)", kind)}
+	}
 	if !ok {
 		return nil, DefinitionErrorf("/entry/type", "entry.type %q is not a type toolctl runs; use one of %s", kind, strings.Join(spec.EntryTypes, ", "))
 	}
