@@ -30,7 +30,13 @@ func (app *App) lintConfig() (lint.Config, []string, error) {
 	if err != nil {
 		return lint.Config{}, nil, err
 	}
-	return lint.ParseConfig(l.File, l.Dir, l.Node)
+	cfg, ignore, err := lint.ParseConfig(l.File, l.Dir, l.Node)
+	// entry-python-drift reads modules with the interpreter run uses; a
+	// run section with errors is run's to report, never lint's
+	if rs, rerr := config.Get[config.Run](app.config); rerr == nil {
+		cfg.Python = rs.Python
+	}
+	return cfg, ignore, err
 }
 
 // ignored tells whether lint.ignore excludes file; globs are relative to

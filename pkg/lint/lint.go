@@ -107,6 +107,9 @@ type Config struct {
 	// and what the set rules keep of each tool), which a command may tell
 	// the garbage collector.
 	Streaming func(size int)
+	// Python is the interpreter entry-python-drift reads modules with
+	// (run.python of .toolctl.yaml); "" is python3.
+	Python string
 }
 
 // Override sets rule severities for files matching any of its globs

@@ -222,6 +222,11 @@ func TestEntryPythonDriftWithoutPython(t *testing.T) {
 	if got := render(lintWith(t, Config{}, p)); !strings.Contains(got, "[entry-python-drift]") {
 		t.Fatalf("with python3: no entry-python-drift finding:\n%s", got)
 	}
+	// the interpreter of run.python is the one used: one that is not
+	// installed means nothing to compare with
+	if got := render(lintWith(t, Config{Python: "no-such-python-xyz"}, p)); strings.Contains(got, "entry-python-drift") {
+		t.Errorf("with a missing run.python: unexpected findings:\n%s", got)
+	}
 	t.Setenv("PATH", t.TempDir())
 	if got := render(lintWith(t, Config{}, p)); strings.Contains(got, "entry-python-drift") || strings.Contains(got, "python") {
 		t.Errorf("without python3: unexpected findings:\n%s", got)

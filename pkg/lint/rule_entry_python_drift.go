@@ -61,7 +61,7 @@ Good:
 		if file == "" {
 			return
 		}
-		mod := readPythonModule(file)
+		mod := readPythonModule(file, r.cfg.Python)
 		if mod == nil {
 			return
 		}
@@ -113,12 +113,15 @@ type pythonModuleRead struct {
 	mod  *pyast.Module
 }
 
-// readPythonModule reads file statically; nil when python3 is not
-// installed, the file cannot be read or does not parse (the python
-// executor reports those when the tool runs).
-func readPythonModule(file string) *pyast.Module {
-	if _, err := exec.LookPath("python3"); err != nil {
-		return nil // no python3: nothing to compare with, nothing said
+// readPythonModule reads file statically with interp (python3 when "");
+// nil when the interpreter is not installed, the file cannot be read or
+// does not parse (the python executor reports those when the tool runs).
+func readPythonModule(file, interp string) *pyast.Module {
+	if interp == "" {
+		interp = "python3"
+	}
+	if _, err := exec.LookPath(interp); err != nil {
+		return nil // no interpreter: nothing to compare with, nothing said
 	}
 	info, err := os.Stat(file)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > spec.MaxFileSize {
@@ -132,7 +135,7 @@ func readPythonModule(file string) *pyast.Module {
 		if err != nil {
 			return
 		}
-		mod, err := pyast.ReadCached(context.Background(), pyast.Options{Name: file, Source: data, Timeout: 10 * time.Second})
+		mod, err := pyast.ReadCached(context.Background(), pyast.Options{Name: file, Source: data, Interpreter: interp, Timeout: 10 * time.Second})
 		if err == nil && mod.Error == nil {
 			m.mod = mod
 		}
