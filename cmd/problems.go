@@ -19,7 +19,7 @@ import (
 // ends, so that CI reads every command's problems as it reads lint's.
 // lint's own findings go to stdout in lint's --format.
 
-// errorFormats are --error-format's values (report.Formats).
+// errorFormatUsage is --error-format's help: its values are report.Formats.
 func errorFormatUsage() string {
 	return "how problems are reported on stderr: " + strings.Join(report.Formats, ", ") + " (lint's findings: its --format)"
 }

@@ -324,17 +324,10 @@ func (g *pyGen) baseType(s *spec.Map, hint string) string {
 			}
 		}
 	}
-	types := compat.Types(s)
+	types := stubTypes(s)
 	if len(types) == 0 {
-		switch {
-		case s.Has("properties") || s.Has("additionalProperties"):
-			types = []string{"object"}
-		case s.Has("items") || s.Has("prefixItems"):
-			types = []string{"array"}
-		default:
-			g.use("typing", "Any")
-			return "Any"
-		}
+		g.use("typing", "Any")
+		return "Any"
 	}
 	var members []string
 	for _, t := range types {
@@ -742,4 +735,20 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// stubTypes is the types a code stub gives s (python, typescript): its
+// type or type list, else object or array when its keywords say so; nil
+// for any value.
+func stubTypes(s *spec.Map) []string {
+	if types := compat.Types(s); len(types) > 0 {
+		return types
+	}
+	switch {
+	case s.Has("properties") || s.Has("additionalProperties"):
+		return []string{"object"}
+	case s.Has("items") || s.Has("prefixItems"):
+		return []string{"array"}
+	}
+	return nil
 }

@@ -19,7 +19,6 @@ package export
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/toolctl/toolctl/pkg/compat"
 	"regexp"
 	"strings"
 
@@ -217,16 +216,9 @@ func tsType(s *spec.Map, ind string) string {
 			}
 		}
 	}
-	types := compat.Types(s)
+	types := stubTypes(s)
 	if len(types) == 0 {
-		switch {
-		case s.Has("properties") || s.Has("additionalProperties"):
-			types = []string{"object"}
-		case s.Has("items") || s.Has("prefixItems"):
-			types = []string{"array"}
-		default:
-			return "unknown"
-		}
+		return "unknown"
 	}
 	var parts []string
 	for _, t := range types {

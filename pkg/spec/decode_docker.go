@@ -97,13 +97,7 @@ func DockerArguments(list []any, kind func(any) string) (*Map, []ArgumentProblem
 			required = append(required, name)
 		}
 	}
-	schema := NewMap(3)
-	schema.Set("type", "object")
-	schema.Set("properties", props)
-	if len(required) > 0 {
-		schema.Set("required", required)
-	}
-	return schema, problems
+	return objectSchema(props, required), problems
 }
 
 // dockerArguments reads a tool file's Docker arguments list (n, a

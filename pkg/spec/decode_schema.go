@@ -101,13 +101,7 @@ func (d *decoder) paramList(t *Tool, n *yaml.Node, ptr string) *Map {
 			required = append(required, name)
 		}
 	}
-	schema := NewMap(3)
-	schema.Set("type", "object")
-	schema.Set("properties", props)
-	if len(required) > 0 {
-		schema.Set("required", required)
-	}
-	return schema
+	return objectSchema(props, required)
 }
 
 // ParamItemKeys are the keys of a Feagent list parameter item besides the
@@ -237,4 +231,16 @@ func (d *decoder) schema(v *yaml.Node, ptr, key string) *Map {
 	}
 	m, _ := d.value(n, ptr, 1).(*Map)
 	return m
+}
+
+// objectSchema is {type: object, properties, required (when any)}: the
+// input schema a parameter list or Docker's arguments stand for.
+func objectSchema(props *Map, required []any) *Map {
+	schema := NewMap(3)
+	schema.Set("type", "object")
+	schema.Set("properties", props)
+	if len(required) > 0 {
+		schema.Set("required", required)
+	}
+	return schema
 }
