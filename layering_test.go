@@ -37,7 +37,7 @@ var layering = map[string][]string{
 	"pkg/config":    {"pkg/spec"},
 	"pkg/report":    {"pkg/diag", "pkg/spec"},
 	"pkg/mcpclient": {"pkg/internal/proc"},
-	"pkg/pyast":     {"pkg/spec"},
+	"pkg/pyast":     {"pkg/internal/proc", "pkg/spec"},
 	// layer 3, each command's engine
 	"pkg/lint":     {"pkg/compat", "pkg/diag", "pkg/pyast", "pkg/spec", "pkg/tmpl", "pkg/validate"},
 	"pkg/export":   {"pkg/compat", "pkg/diag", "pkg/spec", "pkg/validate"},

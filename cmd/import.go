@@ -37,6 +37,7 @@ type importOptions struct {
 	schemaRef  string
 	functions  []string
 	module     string
+	exec       bool
 }
 
 const importLong = `Turn tool definitions written for an LLM provider or an MCP server into
@@ -68,7 +69,14 @@ Sources (--from, default auto: detected from the shape of the input):
              none of its code runs. Type hints become the input schema, the
              docstring (Google, NumPy or reST) the description, detail and
              parameter descriptions, Returns the output schema's, Raises the
-             tool's warnings; what cannot be translated is a warning
+             tool's warnings; what cannot be translated is a warning.
+             --exec IMPORTS the module instead (python3 -I, in the file's
+             directory), WHICH RUNS ITS CODE, to resolve types only known
+             at run time: aliases and NewTypes from other modules, pydantic
+             models (model_json_schema()), Enum/TypedDict/dataclass classes
+             of other modules, defaults that are names. Use it only on code
+             you trust; it is bounded by --timeout, run.memory and 1 MiB of
+             printed output.
              A snippet on stdin (--from python - --function NAME) has no
              file to run: --module MODULE gives the entry's module (save the
              snippet as MODULE.py next to the tool file, or install it);
@@ -110,6 +118,7 @@ func newCmdImport(app *App) *cobra.Command {
   toolctl import --from-server 'uvx mcp-server-fetch' -o tools/fetch
   toolctl import --from-url https://mcp.example.org/mcp --header 'Authorization: Bearer ${TOKEN}'
   toolctl import --from python src/weather.py:forecast -o tools
+  toolctl import --from python src/models.py --exec   # imports it: its code runs
   pbpaste | toolctl import --from python - --function slugify --module slugs
   toolctl import tools.json -o -                     # print instead of writing`,
 		Args: cobra.MaximumNArgs(1),
@@ -138,6 +147,7 @@ func newCmdImport(app *App) *cobra.Command {
 	f.BoolVar(&opts.noEntry, "no-entry", false, "with --from-server/--from-url: write definition-only tools, without the mcp entry")
 	f.StringVar(&opts.category, "category", "", "category to give every imported tool (e.g. custom)")
 	f.StringSliceVar(&opts.functions, "function", nil, "with --from python: the function(s) to import (NAME or Class.method; repeatable, comma-separated); required for a snippet on stdin")
+	f.BoolVar(&opts.exec, "exec", false, "with --from python FILE.py: import the module (RUNS ITS CODE) to resolve run-time types (pydantic models, aliases from other modules)")
 	f.StringVar(&opts.module, "module", "", "with --from python -: the module of the python entry (the snippet saved as MODULE.py); none: tools without an entry")
 	f.StringVar(&opts.schemaRef, "schema-ref", spec.SchemaID, "the $schema of the yaml-language-server modeline; empty for none")
 	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
@@ -163,8 +173,10 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 		return usageError(errors.New("import needs a FILE to read, - for stdin, --from-server 'CMD ARGS' or --from-url URL\nRun 'toolctl import --help' for usage."))
 	case from == importer.Python && live:
 		return usageError(errors.New("--from python reads a Python file: give FILE.py (or FILE.py:NAME to pick functions)"))
-	case from != importer.Python && (len(opts.functions) > 0 || opts.module != ""):
-		return usageError(errors.New("--function and --module apply to --from python only"))
+	case from != importer.Python && (len(opts.functions) > 0 || opts.module != "" || opts.exec):
+		return usageError(errors.New("--function, --module and --exec apply to --from python only"))
+	case opts.exec && opts.input == "-":
+		return usageError(errors.New("--exec imports a module from its file, and a snippet on stdin has none; save it as MODULE.py and import that file"))
 	case from == importer.Python && opts.input == "-" && len(opts.functions) == 0:
 		return usageError(errors.New("--from python - reads a snippet from stdin: name the function(s) to import with --function NAME"))
 	case opts.module != "" && opts.input != "-":
@@ -259,9 +271,16 @@ func importPython(ctx context.Context, app *App, opts *importOptions) (*importer
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if opts.exec && !app.Quiet {
+		interp := settings.Python
+		if interp == "" {
+			interp = "python3"
+		}
+		fmt.Fprintf(app.IO.ErrOut, "toolctl: --exec: importing %s with %s, which runs its code\n", name, interp)
+	}
 	res, err := importer.ImportPython(ctx, importer.PythonOptions{
 		Name: name, Source: data, Functions: funcs, ToolDir: toolDir,
-		Interpreter: settings.Python, Timeout: opts.timeout,
+		Interpreter: settings.Python, Timeout: opts.timeout, Exec: opts.exec, Memory: settings.Memory,
 		Module: opts.module, NoEntry: file == "-" && opts.module == "",
 	})
 	var list importer.Errors

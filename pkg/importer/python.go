@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,8 +42,18 @@ type PythonOptions struct {
 	NoEntry bool
 	// Interpreter runs the reader ("python3" when empty).
 	Interpreter string
-	// Timeout bounds the reader (30s when zero).
+	// Timeout bounds the reader (30s when zero), and with Exec the
+	// import of the module.
 	Timeout time.Duration
+	// Exec imports the module (in python3, which runs its code) to
+	// resolve what only the running code knows: type aliases and NewTypes
+	// from other modules, pydantic models (their model_json_schema()),
+	// the Enum, TypedDict, dataclass and NamedTuple classes of other
+	// modules, defaults that are names. The file is read statically
+	// first, as without Exec (docstrings, positions, parameter kinds).
+	Exec bool
+	// Memory bounds the memory of an Exec import (0: pyast.DefaultMemory).
+	Memory int64
 }
 
 // ErrNoPython is returned (wrapped) when the interpreter cannot be run.
@@ -96,8 +107,16 @@ func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err err
 			return nil, err
 		}
 	}
-	c := newPyConv(opts.Name, mod)
 	funcs, errs := selectPython(opts, mod)
+	var execWarnings []*Diagnostic
+	if opts.Exec && len(funcs) > 0 && len(errs) == 0 {
+		if execWarnings, err = execPython(ctx, opts, mod, funcs); err != nil {
+			return nil, err
+		}
+	}
+	c := newPyConv(opts.Name, mod)
+	c.exec = opts.Exec
+	c.warnings = execWarnings
 	r := &reader{src: &source{name: opts.Name}}
 	r.errs = append(r.errs, errs...)
 	for _, f := range funcs {
@@ -133,6 +152,108 @@ func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err err
 // readPythonModule runs the reader on the source.
 func readPythonModule(ctx context.Context, opts PythonOptions) (*pyModule, error) {
 	return pyast.Read(ctx, pyast.Options{Name: opts.Name, Source: opts.Source, Interpreter: opts.Interpreter, Timeout: opts.Timeout})
+}
+
+// execPython imports the module (pyast.Exec) and puts what its running
+// code says into what the static reader read: each parameter's and
+// return's annotation as resolved, defaults that are names as their
+// values, the classes of other modules the hints name. It returns the
+// warnings for what could not be resolved (the static reading stays).
+func execPython(ctx context.Context, opts PythonOptions, mod *pyModule, funcs []*pyFunc) ([]*Diagnostic, error) {
+	if opts.Source == nil || opts.Name == "<input>" || opts.Name == "<stdin>" {
+		return nil, &Diagnostic{File: opts.Name, Rule: RulePythonExecFailed, Message: "--exec imports a module from its file; save the snippet as a file and import that"}
+	}
+	file, err := filepath.Abs(opts.Name)
+	if err != nil {
+		return nil, err
+	}
+	module := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	if module == "__init__" {
+		module = filepath.Base(filepath.Dir(file))
+	}
+	names := make([]string, len(funcs))
+	for i, f := range funcs {
+		names[i] = f.Qualname
+	}
+	var classes []string
+	for _, cl := range mod.Classes {
+		classes = append(classes, cl.Name)
+	}
+	res, err := pyast.Exec(ctx, pyast.ExecOptions{File: opts.Name, Module: module, Functions: names, Classes: classes, Interpreter: opts.Interpreter, Timeout: opts.Timeout, Memory: opts.Memory})
+	if errors.Is(err, pyast.ErrNoPython) {
+		return nil, err
+	}
+	if err != nil {
+		d := &Diagnostic{File: opts.Name, Rule: RulePythonExecFailed, Message: err.Error()}
+		var ee *pyast.ExecError
+		if errors.As(err, &ee) && ee.Line > 0 {
+			d.Span = diag.At(spec.Pos{Line: ee.Line, Col: 1})
+		}
+		return nil, d
+	}
+	var warnings []*Diagnostic
+	for _, f := range funcs {
+		rf := res.Functions[f.Qualname]
+		if rf == nil {
+			continue
+		}
+		if rf.Error != "" {
+			warnings = append(warnings, &Diagnostic{File: opts.Name, Span: diag.At(f.Pos.Spec()), Tool: f.Qualname, Rule: RulePythonExecUnresolved, Message: fmt.Sprintf("%s could not be resolved at run time (%s); its annotations are read statically", f.Qualname, short(rf.Error))})
+			continue
+		}
+		for _, p := range f.Params {
+			at := p.Pos
+			if p.Annotation != nil && p.From == "" {
+				at = p.Annotation.Pos
+			}
+			if n := rf.Params[p.Name]; n != nil {
+				repos(n, at)
+				if p.Annotation != nil && p.From == "" {
+					n.Text = p.Annotation.Text
+				}
+				p.Annotation, p.From = n, ""
+			} else if why := rf.Notes[p.Name]; why != "" {
+				warnings = append(warnings, &Diagnostic{File: opts.Name, Span: diag.At(at.Spec()), Tool: f.Qualname, Rule: RulePythonExecUnresolved, Message: fmt.Sprintf("parameter %q of %s: its annotation could not be resolved at run time (%s); it is read statically", p.Name, f.Qualname, short(why))})
+			}
+			if d := p.Default; d != nil && d.Value == nil && d.Call == nil {
+				if v, ok := rf.Defaults[p.Name]; ok {
+					d.Value = v
+				}
+			}
+		}
+		if n := rf.Returns; n != nil {
+			at := f.Pos
+			if f.Returns != nil {
+				at = f.Returns.Pos
+				n.Text = f.Returns.Text
+			}
+			repos(n, at)
+			f.Returns = n
+		} else if why := rf.Notes["return"]; why != "" {
+			warnings = append(warnings, &Diagnostic{File: opts.Name, Span: diag.At(f.Pos.Spec()), Tool: f.Qualname, Rule: RulePythonExecUnresolved, Message: fmt.Sprintf("the return annotation of %s could not be resolved at run time (%s); it is read statically", f.Qualname, short(why))})
+		}
+	}
+	mod.Classes = append(mod.Classes, res.Classes...)
+	return warnings, nil
+}
+
+// repos gives an annotation resolved at run time (no position) the
+// position of what the source wrote.
+func repos(n *pyNode, at pyPos) {
+	if n == nil {
+		return
+	}
+	n.Pos = at
+	repos(n.Base, at)
+	repos(n.Parsed, at)
+	for _, l := range [][]*pyNode{n.Args, n.Items} {
+		for _, a := range l {
+			repos(a, at)
+		}
+	}
+	for _, a := range n.KW {
+		repos(a, at)
+	}
 }
 
 // pythonEntry is the python entry of the file's tools: the module is the

@@ -40,6 +40,8 @@ type pyConv struct {
 	aliases  map[string]*pyNode
 	warnings []*Diagnostic
 	fn       string          // the function being converted, for warnings
+	at       pyPos           // its parameter (or itself), for warnings without a position
+	exec     bool            // the module was imported (--exec): run-time types
 	active   map[string]bool // classes and aliases being expanded
 }
 
@@ -52,6 +54,9 @@ func newPyConv(file string, mod *pyModule) *pyConv {
 }
 
 func (c *pyConv) warn(at pyPos, format string, args ...any) {
+	if at == (pyPos{}) { // a class of another module, read at run time
+		at = c.at
+	}
 	c.warnings = append(c.warnings, &Diagnostic{File: c.file, Span: diag.At(at.Spec()), Tool: c.fn, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -119,6 +124,7 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 	props := spec.NewMap(len(params))
 	var required []any
 	for i, p := range params {
+		c.at = p.Pos
 		ann := p.Annotation
 		if ann == nil && i < len(commentTypes) {
 			ann = commentTypes[i]
@@ -157,6 +163,7 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 		in.Set("required", required)
 	}
 	t.InputSchema = in
+	c.at = f.Pos
 	t.OutputSchema = c.output(f, commentReturn, doc)
 	for _, r := range doc.Raises {
 		w := "May raise " + r.Type
@@ -178,8 +185,8 @@ func (c *pyConv) output(f *pyFunc, commentReturn *pyNode, doc *pyDoc) *spec.Map 
 	if ret == nil && doc.Returns != nil && doc.Returns.Type != "" {
 		ret, _ = parseDocType(doc.Returns.Type, f.Pos)
 	}
-	if ret != nil && ret.K == "const" && string(ret.Value) == "null" {
-		return nil // -> None
+	if ret != nil && (ret.K == "const" && string(ret.Value) == "null" || ret.K == "name" && pyBase(ret) == "None") {
+		return nil // -> None (a name when read at run time)
 	}
 	if ret != nil && f.Async && ret.K == "sub" { // Coroutine[Any, Any, T]: T
 		if id := pyBase(ret.Base); id == "Coroutine" || id == "Awaitable" {
@@ -300,6 +307,9 @@ func typFormat(t, format string) *spec.Map {
 // untranslatable warns about an annotation and returns no constraint.
 func (c *pyConv) untranslatable(n *pyNode, why string) *spec.Map {
 	msg := fmt.Sprintf("%s: the type %q cannot be translated to JSON Schema", c.fn, short(n.Text))
+	if why == "" {
+		why = n.Why
+	}
 	if why != "" {
 		msg += " (" + why + ")"
 	}
@@ -327,6 +337,12 @@ func (c *pyConv) schema(n *pyNode) *spec.Map {
 		return c.union(n.Args)
 	case "sub":
 		return c.subscript(n)
+	case "schema": // a pydantic model, read at run time
+		if v, ok := rawValue(n.Value); ok {
+			if m, ok := v.(*spec.Map); ok {
+				return m
+			}
+		}
 	}
 	return c.untranslatable(n, "")
 }
@@ -377,10 +393,13 @@ func (c *pyConv) named(n *pyNode) *spec.Map {
 		defer delete(c.active, "alias "+n.ID)
 		return c.schema(a)
 	}
-	if strings.Contains(n.ID, ".") {
-		return c.untranslatable(n, "a type of another module; only types of the file and the standard types are read")
+	if c.exec {
+		return c.untranslatable(n, "not a standard type, an Enum, a TypedDict, a dataclass, a NamedTuple or a pydantic model")
 	}
-	return c.untranslatable(n, "not a standard type or a class of this file")
+	if strings.Contains(n.ID, ".") {
+		return c.untranslatable(n, "a type of another module: only types of the file and the standard types are read, unless --exec imports the module")
+	}
+	return c.untranslatable(n, "not a standard type or a class of this file; --exec imports the module to resolve names of other modules")
 }
 
 func (c *pyConv) subscript(n *pyNode) *spec.Map {

@@ -207,7 +207,9 @@ type Class struct {
 
 // Node is an annotation: K is name (ID), sub (Base[Args]), or (Args),
 // const (Value; a string also Parsed, as a forward reference), ellipsis,
-// list (Items), call (Func(Args, KW)) or other.
+// list (Items), call (Func(Args, KW)) or other; read at run time (Exec)
+// also schema (Value: a JSON Schema, a pydantic model's), and Why may
+// say why an other cannot be translated.
 type Node struct {
 	Text   string           `json:"text"`
 	Pos    Pos              `json:"pos"`
@@ -220,6 +222,7 @@ type Node struct {
 	Items  []*Node          `json:"items"`
 	Func   string           `json:"func"`
 	KW     map[string]*Node `json:"kw"`
+	Why    string           `json:"why"`
 }
 
 // ConstValue is a const node's value as a spec value (ok false: not a
