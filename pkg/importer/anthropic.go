@@ -39,7 +39,7 @@ var anthropicKeys = map[string]bool{"type": true, "name": true, "description": t
 func anthropicTool(r *reader, m *spec.Map, at loc) {
 	if typ := r.str(m, "type", at); typ != "" && typ != "custom" {
 		name := builtinName(m, typ)
-		r.warnf(at, name, "skipped %q: Anthropic tools of type %q are defined by Anthropic and have no input_schema to import", name, typ)
+		r.warnf(RuleBuiltinSkipped, at, name, "skipped %q: Anthropic tools of type %q are defined by Anthropic and have no input_schema to import", name, typ)
 		return
 	}
 	name, ok := r.toolName(m, at)

@@ -147,7 +147,7 @@ func bfclType(r *reader, v any, at loc, tool string) any {
 	case string:
 		jt, ok := bfclTypes[t]
 		if !ok {
-			r.warnf(at, tool, "tool %q: type %q is not a BFCL type toolctl knows; it is dropped (no type constraint)", tool, t)
+			r.warnf(RuleTypeDropped, at, tool, "tool %q: type %q is not a BFCL type toolctl knows; it is dropped (no type constraint)", tool, t)
 			return nil
 		}
 		if jt == "" {
@@ -166,6 +166,6 @@ func bfclType(r *reader, v any, at loc, tool string) any {
 		}
 		return out
 	}
-	r.warnf(at, tool, "tool %q: type is %s, not a type name; it is dropped", tool, fmt.Sprint(kindOf(v)))
+	r.warnf(RuleTypeDropped, at, tool, "tool %q: type is %s, not a type name; it is dropped", tool, fmt.Sprint(kindOf(v)))
 	return nil
 }

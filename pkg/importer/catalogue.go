@@ -104,13 +104,13 @@ func catalogueEntry(r *reader, record, server string, configs *spec.Map, at loc)
 		cfg, _ = configs.GetMap(server)
 	}
 	if cfg == nil {
-		r.warnf(at, "", "server %q (%s) has no config.mcpServers.%s: its tools are imported without an entry; add entry: {type: mcp, server: ..., tool: ...} to run them", server, record, server)
+		r.warnf(RuleEntryMissing, at, "", "server %q (%s) has no config.mcpServers.%s: its tools are imported without an entry; add entry: {type: mcp, server: ..., tool: ...} to run them", server, record, server)
 		return nil
 	}
 	if env, ok := cfg.GetMap("env"); ok && env.Len() > 0 {
 		keys := env.Keys()
 		sort.Strings(keys)
-		r.warnf(cat.key("env"), "", "server %q sets %s in its environment; an mcp entry cannot, so set %s where toolctl runs",
+		r.warnf(RuleEnvDropped, cat.key("env"), "", "server %q sets %s in its environment; an mcp entry cannot, so set %s where toolctl runs",
 			server, strings.Join(keys, ", "), map[bool]string{true: "it", false: "them"}[len(keys) == 1])
 	}
 	if url, _ := cfg.GetString("url"); url != "" {
@@ -118,7 +118,7 @@ func catalogueEntry(r *reader, record, server string, configs *spec.Map, at loc)
 	}
 	command, _ := cfg.GetString("command")
 	if command == "" {
-		r.warnf(cat, "", "server %q has neither command nor url in its config: its tools are imported without an entry", server)
+		r.warnf(RuleEntryMissing, cat, "", "server %q has neither command nor url in its config: its tools are imported without an entry", server)
 		return nil
 	}
 	argv := []string{command}
@@ -127,7 +127,7 @@ func catalogueEntry(r *reader, record, server string, configs *spec.Map, at loc)
 		for j, a := range list {
 			s, ok := a.(string)
 			if !ok {
-				r.warnf(cat.key("args").index(j), "", "server %q: args[%d] is %s, not a string: its tools are imported without an entry", server, j, kindOf(a))
+				r.warnf(RuleEntryMissing, cat.key("args").index(j), "", "server %q: args[%d] is %s, not a string: its tools are imported without an entry", server, j, kindOf(a))
 				return nil
 			}
 			argv = append(argv, s)
@@ -184,7 +184,7 @@ func catalogueSummary(r *reader) {
 	if count == 1 {
 		are = "is"
 	}
-	r.warnings = append(r.warnings, &Diagnostic{File: r.src.name,
+	r.warnings = append(r.warnings, &Diagnostic{File: r.src.name, Rule: RuleNameMapped,
 		Message: fmt.Sprintf("%s of %s %s named SERVER%sTOOL (%q is imported as %q), %s; each entry.tool keeps the name the server publishes",
 			plural(count, "tool", "tools"), plural(len(servers), "server", "servers"), are, catalogueSep, example.SourceName, catalogueName(example.server, example.SourceName), why)})
 }

@@ -62,7 +62,7 @@ func geminiItem(r *reader, m *spec.Map, at loc, inTools bool) {
 	}
 	if inTools && m.Len() > 0 {
 		kind := m.Keys()[0]
-		r.warnf(at, kind, "skipped the %q tool: it is built into Gemini and has no function declaration to import", kind)
+		r.warnf(RuleBuiltinSkipped, at, kind, "skipped the %q tool: it is built into Gemini and has no function declaration to import", kind)
 		return
 	}
 	r.errorf(at, "not a Gemini function declaration: there is no \"name\" nor \"functionDeclarations\" (keys here: %s)", keyList(m))

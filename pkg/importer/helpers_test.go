@@ -2,6 +2,7 @@ package importer
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,7 +16,22 @@ func mustImport(t *testing.T, from Format, input string) *Result {
 	if err != nil {
 		t.Fatalf("Import: %v", err)
 	}
+	checkRules(t, res)
 	return res
+}
+
+// checkRules fails the test when a warning has no rule ID of Rules:
+// --error-format users filter on them.
+func checkRules(t *testing.T, res *Result) {
+	t.Helper()
+	if res == nil {
+		return
+	}
+	for _, w := range res.Warnings {
+		if !slices.ContainsFunc(Rules, func(r struct{ ID, Summary string }) bool { return r.ID == w.Rule }) {
+			t.Errorf("warning without a rule ID of Rules (rules.go): %q: %s", w.Rule, w.Error())
+		}
+	}
 }
 
 // importErr imports input and returns the error text, failing when the

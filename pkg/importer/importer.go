@@ -188,9 +188,9 @@ func (r *reader) errorf(at loc, format string, args ...any) {
 	r.errs = append(r.errs, r.src.diag(r.src.posOf(at), fmt.Sprintf(format, args...)))
 }
 
-func (r *reader) warnf(at loc, tool, format string, args ...any) {
+func (r *reader) warnf(rule string, at loc, tool, format string, args ...any) {
 	d := r.src.diag(r.src.posOf(at), fmt.Sprintf(format, args...))
-	d.Tool = tool
+	d.Tool, d.Rule = tool, rule
 	r.warnings = append(r.warnings, d)
 }
 
@@ -286,7 +286,7 @@ func (r *reader) toolName(m *spec.Map, at loc) (string, bool) {
 func (r *reader) ignored(m *spec.Map, at loc, tool string, known map[string]bool, why string) {
 	for _, k := range m.Keys() {
 		if !known[k] {
-			r.warnf(at.key(k), tool, "tool %q: field %q is not kept%s", tool, k, why)
+			r.warnf(RuleFieldDropped, at.key(k), tool, "tool %q: field %q is not kept%s", tool, k, why)
 		}
 	}
 }
@@ -294,7 +294,7 @@ func (r *reader) ignored(m *spec.Map, at loc, tool string, known map[string]bool
 // description warns about a tool without one: toolctl requires it.
 func (r *reader) description(t *spec.Tool, at loc) {
 	if strings.TrimSpace(t.Description) == "" {
-		r.warnf(at, t.Name, "tool %q has no description; add one (what it does and when to use it) before linting", t.Name)
+		r.warnf(RuleDescriptionMissing, at, t.Name, "tool %q has no description; add one (what it does and when to use it) before linting", t.Name)
 	}
 }
 
@@ -432,7 +432,7 @@ func mapNames(r *reader) {
 			name = catalogueName(t.server, t.SourceName)
 		}
 		if ToolName(t.SourceName) != t.SourceName {
-			r.warnings = append(r.warnings, &Diagnostic{File: r.src.name, Span: diag.At(t.Pos), Tool: t.SourceName,
+			r.warnings = append(r.warnings, &Diagnostic{File: r.src.name, Span: diag.At(t.Pos), Tool: t.SourceName, Rule: RuleNameMapped,
 				Message: fmt.Sprintf("tool %q is imported as %q: toolctl names are snake_case (^[a-z][a-z0-9_]*$, at most 64 characters)", t.SourceName, name)})
 		}
 		t.Tool.Name = name

@@ -99,7 +99,7 @@ func ImportServer(ctx context.Context, opts ServerOptions) (res *Result, err err
 			}
 			raw = append(raw, v)
 		}
-		warnings = append(warnings, &Diagnostic{File: c.name(), Message: "the raw tools/list answers could not be read; schema keys are in alphabetical order instead of the server's"})
+		warnings = append(warnings, &Diagnostic{File: c.name(), Rule: RuleKeyOrder, Message: "the raw tools/list answers could not be read; schema keys are in alphabetical order instead of the server's"})
 	}
 	if err := checkLimits(c.name(), raw); err != nil {
 		return nil, err

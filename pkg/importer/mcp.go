@@ -119,7 +119,7 @@ func mcpAnnotations(r *reader, m *spec.Map, at loc, name string) *spec.Annotatio
 	}
 	for _, k := range am.Keys() {
 		if !mcpAnnotationKeys[k] {
-			r.warnf(aat.key(k), name, "tool %q: annotation %q is not kept (MCP defines title, readOnlyHint, destructiveHint, idempotentHint and openWorldHint)", name, k)
+			r.warnf(RuleFieldDropped, aat.key(k), name, "tool %q: annotation %q is not kept (MCP defines title, readOnlyHint, destructiveHint, idempotentHint and openWorldHint)", name, k)
 		}
 	}
 	return a
@@ -142,7 +142,7 @@ func mcpIcon(r *reader, m *spec.Map, at loc, name string) string {
 	}
 	src := r.str(icon, "src", at.key("icons").index(0))
 	if len(list) > 1 || icon.Len() > 1 {
-		r.warnf(at.key("icons"), name, "tool %q: only the first icon's src is kept (toolctl's icon is one emoji or URL)", name)
+		r.warnf(RuleFieldDropped, at.key("icons"), name, "tool %q: only the first icon's src is kept (toolctl's icon is one emoji or URL)", name)
 	}
 	return src
 }

@@ -52,7 +52,7 @@ func openAITool(r *reader, m *spec.Map, at loc) {
 	typ := r.str(m, "type", at)
 	if typ != "" && typ != "function" {
 		name := builtinName(m, typ)
-		r.warnf(at, name, "skipped %q: OpenAI tools of type %q are built in or take free-form input, and have no JSON Schema to import", name, typ)
+		r.warnf(RuleBuiltinSkipped, at, name, "skipped %q: OpenAI tools of type %q are built in or take free-form input, and have no JSON Schema to import", name, typ)
 		return
 	}
 	fn, fnAt, known := m, at, openAIFlatKeys

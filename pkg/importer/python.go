@@ -126,7 +126,7 @@ func ImportPython(ctx context.Context, opts PythonOptions) (res *Result, err err
 	}
 	r.warnings = append(r.warnings, c.warnings...)
 	if opts.NoEntry && len(r.tools) > 0 {
-		r.warnings = append(r.warnings, &Diagnostic{File: opts.Name, Message: "the tools have no entry, so toolctl cannot run them: a snippet is not a file the python executor can import; save it as MODULE.py next to the tool files and import it with --module MODULE (or import the file)"})
+		r.warnings = append(r.warnings, &Diagnostic{File: opts.Name, Rule: RulePythonNoEntry, Message: "the tools have no entry, so toolctl cannot run them: a snippet is not a file the python executor can import; save it as MODULE.py next to the tool files and import it with --module MODULE (or import the file)"})
 	}
 	if len(r.tools) == 0 && len(r.errs) == 0 {
 		msg := "no function to import"

@@ -29,6 +29,7 @@ func needPython(t *testing.T) {
 func pythonGolden(t *testing.T, res *Result, err error) string {
 	t.Helper()
 	var b strings.Builder
+	checkRules(t, res)
 	if res != nil {
 		for _, w := range res.Warnings {
 			b.WriteString("# warning: " + w.Error() + "\n")

@@ -53,11 +53,11 @@ func newPyConv(file string, mod *pyModule) *pyConv {
 	return c
 }
 
-func (c *pyConv) warn(at pyPos, format string, args ...any) {
+func (c *pyConv) warn(rule string, at pyPos, format string, args ...any) {
 	if at == (pyPos{}) { // a class of another module, read at run time
 		at = c.at
 	}
-	c.warnings = append(c.warnings, &Diagnostic{File: c.file, Span: diag.At(at.Spec()), Tool: c.fn, Message: fmt.Sprintf(format, args...)})
+	c.warnings = append(c.warnings, &Diagnostic{File: c.file, Span: diag.At(at.Spec()), Tool: c.fn, Rule: rule, Message: fmt.Sprintf(format, args...)})
 }
 
 // tool converts one function; nil when it cannot be called with the input
@@ -73,12 +73,13 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 				params = params[1:] // cls
 			}
 		default:
-			c.warn(f.Pos, "skipped %s: it is an instance method, which needs an instance to be called; make it a @staticmethod or @classmethod, or a top-level function", f.Qualname)
+			c.warn(RulePythonInstanceMethod, f.Pos, "skipped %s: it is an instance method, which needs an instance to be called; make it a @staticmethod or @classmethod, or a top-level function", f.Qualname)
 			return nil
 		}
 	}
 	for _, p := range params {
 		var why string
+		rule := RulePythonVarargs
 		switch p.Kind {
 		case "var_positional":
 			why = fmt.Sprintf("*%s takes any number of positional values, which a JSON object of named parameters cannot give", p.Name)
@@ -86,9 +87,10 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 			why = fmt.Sprintf("**%s takes keywords of any name, which an input schema cannot list", p.Name)
 		case "positional_only":
 			why = fmt.Sprintf("%s is positional-only (before /), and the python executor passes the input as keyword arguments", p.Name)
+			rule = RulePythonPositionalOnly
 		}
 		if why != "" {
-			c.warn(p.Pos, "skipped %s: %s; give it named parameters (or wrap it in a function that has them)", f.Qualname, why)
+			c.warn(rule, p.Pos, "skipped %s: %s; give it named parameters (or wrap it in a function that has them)", f.Qualname, why)
 			return nil
 		}
 	}
@@ -98,7 +100,7 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 	}
 	t := &spec.Tool{Name: f.Qualname, Description: doc.Summary, Detail: doc.Detail}
 	if t.Description == "" {
-		c.warn(f.Pos, "%s has no docstring summary; the tool has no description: add a docstring (what it does and when to use it) before linting", f.Qualname)
+		c.warn(RuleDescriptionMissing, f.Pos, "%s has no docstring summary; the tool has no description: add a docstring (what it does and when to use it) before linting", f.Qualname)
 	}
 	if entry != nil {
 		e := *entry
@@ -111,14 +113,14 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 	if tc := f.TypeComment; tc != nil {
 		switch {
 		case tc.Error:
-			c.warn(f.Pos, "the type comment %q of %s is not a function type comment; it is not used", short(tc.Text), f.Qualname)
+			c.warn(RulePythonTypeComment, f.Pos, "the type comment %q of %s is not a function type comment; it is not used", short(tc.Text), f.Qualname)
 		case len(tc.Args) == len(params):
 			commentTypes, commentReturn = tc.Args, tc.Returns
 		case len(tc.Args) == len(params)-1 && len(f.Params) == len(params) && strings.Contains(f.Qualname, "."):
 			commentTypes, commentReturn = tc.Args, tc.Returns
 		default:
 			commentReturn = tc.Returns
-			c.warn(f.Pos, "the type comment %q of %s has %d types for %d parameters; its parameter types are not used", tc.Text, f.Qualname, len(tc.Args), len(params))
+			c.warn(RulePythonTypeComment, f.Pos, "the type comment %q of %s has %d types for %d parameters; its parameter types are not used", tc.Text, f.Qualname, len(tc.Args), len(params))
 		}
 	}
 	props := spec.NewMap(len(params))
@@ -134,7 +136,7 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 			if n, ok := parseDocType(dp.Type, p.Pos); ok {
 				ann = n
 			} else {
-				c.warn(p.Pos, "parameter %q of %s: the docstring's type %q cannot be translated to JSON Schema; the parameter accepts any value", p.Name, f.Qualname, short(dp.Type))
+				c.warn(RulePythonAnnotation, p.Pos, "parameter %q of %s: the docstring's type %q cannot be translated to JSON Schema; the parameter accepts any value", p.Name, f.Qualname, short(dp.Type))
 			}
 		}
 		var s *spec.Map
@@ -153,7 +155,7 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 	}
 	for name := range doc.Params {
 		if !slices.ContainsFunc(params, func(p *pyParam) bool { return p.Name == name }) && (len(f.Params) == 0 || f.Params[0].Name != name) {
-			c.warn(f.Pos, "the docstring of %s describes a parameter %q that its signature does not have", f.Qualname, name)
+			c.warn(RulePythonDocstringParam, f.Pos, "the docstring of %s describes a parameter %q that its signature does not have", f.Qualname, name)
 		}
 	}
 	in := spec.NewMap(3)
@@ -218,7 +220,7 @@ func (c *pyConv) applyDefault(s *spec.Map, d *pyDefault, name, fn string) bool {
 			if v, ok := d.Call.Args[0].ConstValue(); ok {
 				setDefault(s, v)
 			} else if d.Call.Args[0].K != "ellipsis" {
-				c.warn(d.Pos, "parameter %q of %s: the default %s is not a literal; it is not written to the schema", name, fn, short(d.Call.Args[0].Text))
+				c.warn(RulePythonDefault, d.Pos, "parameter %q of %s: the default %s is not a literal; it is not written to the schema", name, fn, short(d.Call.Args[0].Text))
 			} else {
 				return false // Field(...): required
 			}
@@ -247,7 +249,7 @@ func (c *pyConv) applyDefault(s *spec.Map, d *pyDefault, name, fn string) bool {
 			}
 		}
 	}
-	c.warn(d.Pos, "parameter %q of %s: the default %s is not a literal; the parameter is optional, its default is not written to the schema", name, fn, short(d.Text))
+	c.warn(RulePythonDefault, d.Pos, "parameter %q of %s: the default %s is not a literal; the parameter is optional, its default is not written to the schema", name, fn, short(d.Text))
 	return true
 }
 
@@ -313,7 +315,7 @@ func (c *pyConv) untranslatable(n *pyNode, why string) *spec.Map {
 	if why != "" {
 		msg += " (" + why + ")"
 	}
-	c.warn(n.Pos, "%s; its schema is left unconstrained (any value): give it a type JSON can carry (str, int, list[str], a TypedDict, ...)", msg)
+	c.warn(RulePythonAnnotation, n.Pos, "%s; its schema is left unconstrained (any value): give it a type JSON can carry (str, int, list[str], a TypedDict, ...)", msg)
 	return spec.NewMap(1)
 }
 
@@ -447,7 +449,7 @@ func (c *pyConv) subscript(n *pyNode) *spec.Map {
 		s := typ("object")
 		if len(args) == 2 {
 			if k := pyBase(args[0]); k != "str" && k != "Any" {
-				c.warn(args[0].Pos, "%s: the keys of %q are %s, but JSON object keys are strings; the function gets string keys", c.fn, short(n.Text), short(args[0].Text))
+				c.warn(RulePythonDictKeys, args[0].Pos, "%s: the keys of %q are %s, but JSON object keys are strings; the function gets string keys", c.fn, short(n.Text), short(args[0].Text))
 			}
 			s.Set("additionalProperties", arg(1))
 		}
@@ -671,7 +673,7 @@ func (c *pyConv) annotated(s *spec.Map, m *pyNode) *spec.Map {
 			}
 		}
 	}
-	c.warn(m.Pos, "%s: the Annotated metadata %s is not read; it is not in the schema (toolctl reads a description string, Doc(...), Field(...) and annotated_types constraints)", c.fn, m.Text)
+	c.warn(RulePythonMetadata, m.Pos, "%s: the Annotated metadata %s is not read; it is not in the schema (toolctl reads a description string, Doc(...), Field(...) and annotated_types constraints)", c.fn, m.Text)
 	return s
 }
 
@@ -704,7 +706,7 @@ func (c *pyConv) field(s *spec.Map, m *pyNode) *spec.Map {
 			v, ok = list, len(list) == len(a.Items)
 		}
 		if !ok {
-			c.warn(a.Pos, "%s: Field(%s=%s) is not a literal; it is not in the schema", c.fn, k, a.Text)
+			c.warn(RulePythonMetadata, a.Pos, "%s: Field(%s=%s) is not a literal; it is not in the schema", c.fn, k, a.Text)
 			continue
 		}
 		switch k {
@@ -718,7 +720,7 @@ func (c *pyConv) field(s *spec.Map, m *pyNode) *spec.Map {
 	}
 	for k, a := range m.KW {
 		if !slices.Contains(fieldKeys, k) && k != "default" && k != "default_factory" && k != "alias" {
-			c.warn(a.Pos, "%s: Field(%s=...) is not read; it is not in the schema", c.fn, k)
+			c.warn(RulePythonMetadata, a.Pos, "%s: Field(%s=...) is not read; it is not in the schema", c.fn, k)
 		}
 	}
 	if d, ok := m.KW["description"]; ok {
