@@ -143,7 +143,7 @@ func newCmdImport(app *App) *cobra.Command {
 	f.StringVar(&opts.fromServer, "from-server", "", "import from a stdio MCP server started with this command line")
 	f.StringVar(&opts.fromURL, "from-url", "", "import from a Streamable HTTP MCP server at this URL")
 	f.StringArrayVar(&opts.headers, "header", nil, "HTTP header for --from-url, \"Name: value\" (repeatable; ${ENV} is expanded)")
-	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit for reading a live server, or a Python file (--from python)")
+	f.DurationVar(&opts.timeout, "timeout", importTimeout, "time limit for reading a live server, or a Python file (--from python)")
 	f.BoolVar(&opts.noEntry, "no-entry", false, "with --from-server/--from-url: write definition-only tools, without the mcp entry")
 	f.StringVar(&opts.category, "category", "", "category to give every imported tool (e.g. custom)")
 	f.StringSliceVar(&opts.functions, "function", nil, "with --from python: the function(s) to import (NAME or Class.method; repeatable, comma-separated); required for a snippet on stdin")
@@ -154,6 +154,10 @@ func newCmdImport(app *App) *cobra.Command {
 	_ = cmd.MarkFlagDirname("output")
 	return cmd
 }
+
+// importTimeout is import's --timeout by default (new --from python uses
+// it too).
+const importTimeout = 60 * time.Second
 
 func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error {
 	app := opts.app

@@ -28,6 +28,9 @@ type newOptions struct {
 	dialect     string
 	force       bool
 	schemaRef   string
+	from        string // python: the tool from FILE.py:FUNC (newFromPython)
+	source      string // FILE.py:FUNC
+	exec        bool
 }
 
 const newLong = `Create a tool file that passes 'toolctl lint' as it is: every field with a
@@ -54,19 +57,29 @@ before anything is written. An existing file is never replaced without
 --force; files are written atomically. With no NAME and a terminal on stdin,
 toolctl asks for the name, entry type, description and category.
 
-Exit codes: 0 created; 2 usage or I/O error (bad name or flag, an existing
-file without --force, an unwritable directory).`
+--from python FILE.py:FUNC writes the tool of one Python function instead,
+as 'toolctl import --from python' does (schema from the type hints,
+description and parameter descriptions from the docstring, a python entry
+that runs it; the name is the function's): a shortcut that writes into the
+tools directory (or --dir) and never updates an existing file (import
+does). --exec imports the module to resolve run-time types, which runs its
+code (see 'toolctl import --help').
+
+Exit codes: 0 created; 1 the Python function cannot be imported (--from
+python); 2 usage or I/O error (bad name or flag, an existing file without
+--force, an unwritable directory).`
 
 func newCmdNew(app *App) *cobra.Command {
 	opts := &newOptions{app: app}
 	cmd := &cobra.Command{
-		Use:   "new NAME [--entry TYPE]",
+		Use:   "new NAME [--entry TYPE] | --from python FILE.py:FUNC",
 		Short: "Create a commented tool file that passes lint, with a runnable stub",
 		Long:  newLong,
 		Example: `  toolctl new get_customer                      # an http tool in the tools directory
   toolctl new word_count --entry python         # + tools/scripts/word_count.py
   toolctl new word_count --entry javascript --dialect feagent
   toolctl new calc --entry builtin --format json --dir agent/tools
+  toolctl new --from python scripts/weather.py:forecast   # the tool of a Python function
   toolctl new                                   # asks for the name (on a terminal)`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -75,6 +88,9 @@ func newCmdNew(app *App) *cobra.Command {
 			}
 			if len(args) == 1 {
 				opts.name = args[0]
+			}
+			if opts.from != "" || opts.exec {
+				return runNewFromPython(cmd, opts)
 			}
 			return runNew(opts, cmd.Flags().Changed("dir"), cmd.Flags().Changed("schema-ref"), cmd.Flags().Changed("entry"))
 		},
@@ -88,6 +104,8 @@ func newCmdNew(app *App) *cobra.Command {
 	f.StringVar(&opts.format, "format", scaffold.YAML, "file format: yaml or json")
 	f.StringVar(&opts.dialect, "dialect", scaffold.Canonical, "canonical (input_schema) or feagent (parameters list)")
 	f.BoolVar(&opts.force, "force", false, "replace existing files")
+	f.StringVar(&opts.from, "from", "", "python: make the tool of the Python function NAME names as FILE.py:FUNC")
+	f.BoolVar(&opts.exec, "exec", false, "with --from python: import the module (RUNS ITS CODE) to resolve run-time types")
 	f.StringVar(&opts.schemaRef, "schema-ref", "", "the JSON Schema of the modeline / $schema (default: a local copy, else "+spec.SchemaID+"); empty for none")
 	_ = cmd.RegisterFlagCompletionFunc("entry", cobra.FixedCompletions(spec.EntryTypes, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(scaffold.Formats, cobra.ShellCompDirectiveNoFileComp))
@@ -348,6 +366,9 @@ func checkNewTargets(opts *newOptions, files []scaffold.File) error {
 		if len(existing) > 1 {
 			what = strings.Join(existing, " and ") + " already exist"
 		}
+		if opts.from != "" { // new --from python: the name is the function's
+			return usageError(fmt.Errorf("%s; toolctl import --from python %s updates it from the code and keeps what was added by hand, --force replaces it (nothing was written)", what, shellQuote(opts.source)))
+		}
 		return usageError(fmt.Errorf("%s; pass --force to replace it, or pick another name (nothing was written)", what))
 	}
 	return nil
@@ -426,7 +447,7 @@ func reportNewFindings(app *App, cfg lint.Config, path string, data []byte) {
 // shellQuote quotes a path for a command line shown to the user.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 	}) < 0 {
 		return s
 	}
