@@ -101,6 +101,7 @@ func TestPythonExecStopped(t *testing.T) {
 		{"exec_raises.py", "failed: ModuleNotFoundError: No module named 'exec_no_such_module'; fix the module", 1, time.Minute},
 		{"exec_hang.py", "took longer than 1s and was stopped, with every process it started", 0, time.Second},
 		{"exec_loud.py", "printed more than 1 MiB and was stopped", 0, time.Minute},
+		{"exec_exits.py", "ended without an answer (exit status 4; its last output: leaving now): the module ended the interpreter while it was imported", 0, time.Minute},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			start := time.Now()

@@ -145,11 +145,20 @@ func Exec(ctx context.Context, opts ExecOptions) (*Resolved, error) {
 	}
 	var res Resolved
 	if jerr := json.Unmarshal(out.buf.Bytes(), &res); jerr != nil {
-		why := printed.tail.LastLine()
-		if why == "" && err != nil {
-			why = ": " + err.Error()
+		// no answer: the module ended the interpreter (os._exit, a crash),
+		// or the interpreter could not run the script (too old)
+		status := "it wrote no answer"
+		if err != nil {
+			status = err.Error()
 		}
-		return nil, fmt.Errorf("%s failed%s; import --from python --exec needs Python 3.8 or newer", what, why)
+		last := printed.tail.LastLine()
+		if strings.Contains(last, "SyntaxError") {
+			return nil, fmt.Errorf("%s failed (%s%s); import --from python --exec needs Python 3.8 or newer", what, status, last)
+		}
+		if last != "" {
+			last = "; its last output" + last
+		}
+		return nil, fmt.Errorf("%s ended without an answer (%s%s): the module ended the interpreter while it was imported (os._exit, a crash); import it without --exec", what, status, last)
 	}
 	if e := res.Error; e != nil {
 		msg := e.Type
