@@ -104,7 +104,7 @@ func newCmdNew(app *App) *cobra.Command {
 	f.StringVar(&opts.format, "format", scaffold.YAML, "file format: yaml or json")
 	f.StringVar(&opts.dialect, "dialect", scaffold.Canonical, "canonical (input_schema) or feagent (parameters list)")
 	f.BoolVar(&opts.force, "force", false, "replace existing files")
-	f.StringVar(&opts.from, "from", "", "python: make the tool of the Python function NAME names as FILE.py:FUNC")
+	f.StringVar(&opts.from, "from", "", "python: make the tool of a Python function, given as FILE.py:FUNC")
 	f.BoolVar(&opts.exec, "exec", false, "with --from python: import the module (RUNS ITS CODE) to resolve run-time types")
 	f.StringVar(&opts.schemaRef, "schema-ref", "", "the JSON Schema of the modeline / $schema (default: a local copy, else "+spec.SchemaID+"); empty for none")
 	_ = cmd.RegisterFlagCompletionFunc("entry", cobra.FixedCompletions(spec.EntryTypes, cobra.ShellCompDirectiveNoFileComp))

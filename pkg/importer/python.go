@@ -238,12 +238,12 @@ func execPython(ctx context.Context, opts PythonOptions, mod *pyModule, funcs []
 }
 
 // repos gives an annotation resolved at run time (no position) the
-// position of what the source wrote.
+// position of what the source wrote, and marks it as read at run time.
 func repos(n *pyNode, at pyPos) {
 	if n == nil {
 		return
 	}
-	n.Pos = at
+	n.Pos, n.RunTime = at, true
 	repos(n.Base, at)
 	repos(n.Parsed, at)
 	for _, l := range [][]*pyNode{n.Args, n.Items} {

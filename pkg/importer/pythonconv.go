@@ -395,8 +395,11 @@ func (c *pyConv) named(n *pyNode) *spec.Map {
 		defer delete(c.active, "alias "+n.ID)
 		return c.schema(a)
 	}
-	if c.exec {
+	switch {
+	case n.RunTime:
 		return c.untranslatable(n, "not a standard type, an Enum, a TypedDict, a dataclass, a NamedTuple or a pydantic model")
+	case c.exec: // not resolved at run time (warned): read statically
+		return c.untranslatable(n, "not a standard type or a class of this file")
 	}
 	if strings.Contains(n.ID, ".") {
 		return c.untranslatable(n, "a type of another module: only types of the file and the standard types are read, unless --exec imports the module")

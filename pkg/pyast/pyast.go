@@ -223,6 +223,8 @@ type Node struct {
 	Func   string           `json:"func"`
 	KW     map[string]*Node `json:"kw"`
 	Why    string           `json:"why"`
+	// RunTime: the node was read at run time (importer: Exec's answer).
+	RunTime bool `json:"-"`
 }
 
 // ConstValue is a const node's value as a spec value (ok false: not a

@@ -230,7 +230,7 @@ class _Resolver:
                     v["value"] = val
                 cls["values"].append(v)
             return cls
-        hints = typing.get_type_hints(t, include_extras=True)
+        hints = _type_hints(t)
         if kind == "typeddict":
             cls["bases"] = ["TypedDict"]
             req = getattr(t, "__required_keys__", frozenset())
@@ -334,12 +334,25 @@ def _drop_model_title(s, t):
     return s
 
 
+try:
+    _EXTRAS = "include_extras" in inspect.signature(typing.get_type_hints).parameters
+except (TypeError, ValueError):
+    _EXTRAS = False
+
+
+def _type_hints(obj, localns=None):
+    # include_extras keeps Annotated (Python 3.9+; 3.8 has no Annotated)
+    if _EXTRAS:
+        return typing.get_type_hints(obj, localns=localns, include_extras=True)
+    return typing.get_type_hints(obj, localns=localns)
+
+
 def _hints(f, localns):
     # typing.get_type_hints with Annotated kept; when one annotation does
     # not resolve, the others still do (one at a time).
     notes = {}
     try:
-        return typing.get_type_hints(f, localns=localns, include_extras=True), notes
+        return _type_hints(f, localns), notes
     except Exception:
         pass
     hints = {}
@@ -348,7 +361,7 @@ def _hints(f, localns):
         shim = types.FunctionType(_shim.__code__, g)
         shim.__annotations__ = {name: ann}
         try:
-            hints[name] = typing.get_type_hints(shim, localns=localns, include_extras=True)[name]
+            hints[name] = _type_hints(shim, localns)[name]
         except Exception as e:
             notes[name] = "%s: %s" % (type(e).__name__, e)
     return hints, notes
@@ -373,6 +386,14 @@ def _resolve(res, mod, qualname):
         obj = inspect.unwrap(obj)
     except ValueError:
         pass
+    if not isinstance(obj, types.FunctionType):
+        # a decorator's object holding the function: LangChain's @tool
+        # (.func), FastMCP's (.fn)
+        for attr in ("func", "fn", "function"):
+            inner = getattr(obj, attr, None)
+            if isinstance(inner, types.FunctionType):
+                obj = inner
+                break
     if not isinstance(obj, types.FunctionType):
         return {"error": "%s is a %s after the module is imported, not a function" % (qualname, type(obj).__name__)}
     localns = dict(vars(owner)) if isinstance(owner, type) else None

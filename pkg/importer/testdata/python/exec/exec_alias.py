@@ -23,3 +23,21 @@ def lookup(ids: UserIds, owner: UserId, tags: Tags, limit: int = DEFAULT_LIMIT, 
 
 def shapes(p: Point, opts: Options, span: Span, blob: Opaque, missing: NoSuchType = None) -> None:
     """Draw shapes."""
+
+
+class _Tool:
+    """What a tool decorator (LangChain's @tool, FastMCP's) returns: an
+    object holding the function."""
+
+    def __init__(self, func):
+        self.func = func
+
+
+def _tool(func):
+    return _Tool(func)
+
+
+@_tool
+def count(ids: UserIds) -> int:
+    """Count users."""
+    return len(ids)
