@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/importer"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/scaffold"
 )
 
@@ -34,6 +36,19 @@ func runNewFromPython(cmd *cobra.Command, opts *newOptions) error {
 	}
 	if opts.name == "-" {
 		return usageError(errors.New("new --from python reads a file, FILE.py:FUNC; for a snippet on stdin use 'toolctl import --from python - --function NAME'"))
+	}
+	cfg, _, err := app.lintConfig()
+	if err != nil {
+		return usageError(err)
+	}
+	if opts.category != "" {
+		categories := cfg.Categories
+		if categories == nil {
+			categories = lint.DefaultCategories
+		}
+		if !slices.Contains(categories, opts.category) {
+			return usageError(fmt.Errorf("--category %q is not an allowed category; use one of %s (lint.categories in .toolctl.yaml sets them)", opts.category, strings.Join(categories, ", ")))
+		}
 	}
 	file, funcs := importer.ParsePythonTarget(opts.name)
 	if len(funcs) > 1 {
@@ -81,10 +96,6 @@ func runNewFromPython(cmd *cobra.Command, opts *newOptions) error {
 	}
 	if err := writeNew(app, opts, files); err != nil {
 		return err
-	}
-	cfg, _, err := app.lintConfig()
-	if err != nil {
-		return usageError(err)
 	}
 	toolPath := filepath.Join(dir, files[0].Path)
 	reportNewFindings(app, cfg, toolPath, data)
