@@ -241,3 +241,24 @@ func TestParseDocType(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonReturnsNone: -> None gives no output schema however it is
+// written: the constant, a forward reference "None", the name None (what
+// --exec reads at run time).
+func TestPythonReturnsNone(t *testing.T) {
+	needPython(t)
+	src := "def a(x: int) -> None:\n    \"\"\"A.\"\"\"\n\ndef b(x: int) -> \"None\":\n    \"\"\"B.\"\"\"\n\ndef c(x: int) -> \"Optional[int]\":\n    \"\"\"C.\"\"\"\n"
+	res, err := ImportPython(context.Background(), PythonOptions{Name: "r.py", Source: []byte(src), NoEntry: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if got := tool.Tool.OutputSchema != nil; got != (tool.Tool.Name == "c") {
+			t.Errorf("%s: output schema %v", tool.Tool.Name, tool.Tool.OutputSchema)
+		}
+	}
+	c := newPyConv("r.py", &pyModule{})
+	if s := c.output(&pyFunc{Returns: &pyNode{K: "name", ID: "None", RunTime: true}}, nil, parseDoc("")); s != nil {
+		t.Errorf("a run-time None: %v", s)
+	}
+}

@@ -187,8 +187,11 @@ func (c *pyConv) output(f *pyFunc, commentReturn *pyNode, doc *pyDoc) *spec.Map 
 	if ret == nil && doc.Returns != nil && doc.Returns.Type != "" {
 		ret, _ = parseDocType(doc.Returns.Type, f.Pos)
 	}
+	if ret != nil && ret.K == "const" && ret.Parsed != nil {
+		ret = ret.Parsed // -> "Optional[int]", a forward reference
+	}
 	if ret != nil && (ret.K == "const" && string(ret.Value) == "null" || ret.K == "name" && pyBase(ret) == "None") {
-		return nil // -> None (a name when read at run time)
+		return nil // -> None (a name when read at run time or quoted)
 	}
 	if ret != nil && f.Async && ret.K == "sub" { // Coroutine[Any, Any, T]: T
 		if id := pyBase(ret.Base); id == "Coroutine" || id == "Awaitable" {
