@@ -36,6 +36,7 @@ func TestPythonExecGolden(t *testing.T) {
 	cases := []struct{ golden, file string }{
 		{"exec_alias", "exec_alias.py"},
 		{"exec_pydantic", "exec_pydantic.py"},
+		{"exec_hostile", "exec_hostile.py"},
 	}
 	for _, c := range cases {
 		t.Run(c.golden, func(t *testing.T) {

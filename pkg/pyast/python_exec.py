@@ -400,10 +400,15 @@ def _resolve(res, mod, qualname):
     hints, notes = _hints(obj, localns)
     out = {"params": {}, "defaults": {}, "notes": notes}
     for name, h in hints.items():
+        try:  # one odd annotation leaves the others resolved
+            n = res.node(h)
+        except Exception as e:
+            notes[name] = "%s: %s" % (type(e).__name__, e)
+            continue
         if name == "return":
-            out["returns"] = res.node(h)
+            out["returns"] = n
         else:
-            out["params"][name] = res.node(h)
+            out["params"][name] = n
     try:
         sig = inspect.signature(obj)
     except (TypeError, ValueError):
