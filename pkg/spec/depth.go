@@ -121,11 +121,16 @@ func (s *depthScan) node(col int, value bool) {
 			value = c == ':'
 			continue
 		case c == '&' || c == '!':
-			// An anchor or a tag before the node.
-			for s.i < len(d) && !isBlank(d[s.i]) && !isEOL(d[s.i]) {
-				s.i++
-			}
+			// An anchor or a tag before the node. With nothing after
+			// it but ": ", it is an empty mapping key.
+			s.i = propertyEnd(d, s.i)
 			s.skipBlanks()
+			if !value && s.i < len(d) && d[s.i] == ':' && s.indicator(s.i) {
+				s.openBlock(col, false)
+				s.i++
+				s.skipBlanks()
+				col, value = s.i-s.lineStart, true
+			}
 			continue
 		case c == '[' || c == '{':
 			s.flowCollection()
@@ -254,19 +259,62 @@ func (s *depthScan) flowCollection() {
 				}
 				break
 			}
-		property:
-			for ; s.i < len(d) && !isBlank(d[s.i]) && !isEOL(d[s.i]); s.i++ {
-				switch d[s.i] {
-				case '[', ']', '{', '}', ',':
-					break property
-				}
-			}
+			s.i = propertyEnd(d, s.i)
 			continue
 		default:
 			start = false
 		}
 		s.i++
 	}
+}
+
+// propertyEnd returns the offset just past the anchor (&name) or tag (!x,
+// !!x, !h!x, !<x>) that starts at i, read as yaml.v3 reads it
+// (yaml_parser_scan_anchor, yaml_parser_scan_tag): an anchor's name is
+// letters, digits, '_' and '-'; a tag goes on over every URI character,
+// which include '[', ']' and ',', so "![[" is one tag in a flow collection
+// too. (yaml.v3 then wants a blank after a tag; anything else is its
+// error, and the scan goes on from there.)
+func propertyEnd(d []byte, i int) int {
+	if d[i] == '&' {
+		for i++; i < len(d) && isAnchorChar(d[i]); i++ {
+		}
+		return i
+	}
+	i++
+	if i < len(d) && d[i] == '<' {
+		// The verbatim form !<uri>.
+		for i++; i < len(d) && isTagChar(d[i]); i++ {
+		}
+		if i < len(d) && d[i] == '>' {
+			i++
+		}
+		return i
+	}
+	// A handle (! letters !) and a suffix: both are URI characters.
+	for ; i < len(d) && isTagChar(d[i]); i++ {
+	}
+	return i
+}
+
+// isAnchorChar is yaml.v3's is_alpha: the bytes of an anchor or alias name
+// and of a tag handle.
+func isAnchorChar(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '-'
+}
+
+// isTagChar reports whether yaml.v3 reads c as part of a tag URI
+// (yaml_parser_scan_tag_uri; '%' starts an escape of two hex digits, which
+// are tag characters too).
+func isTagChar(c byte) bool {
+	if isAnchorChar(c) {
+		return true
+	}
+	switch c {
+	case ';', '/', '?', ':', '@', '&', '=', '+', '$', ',', '.', '!', '~', '*', '\'', '(', ')', '[', ']', '%':
+		return true
+	}
+	return false
 }
 
 // quoted skips a quoted scalar, over lines; an unterminated one runs to

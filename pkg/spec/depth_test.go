@@ -78,6 +78,22 @@ var depthCases = []string{
 	"'a': [1]\n\"b\":\n  c: 2\n",
 	"- [a, b]\n- {c: [d]}\n",
 	"a: \"x\\\\\"\nb: [1]\n",
+	// Anchors and tags end where yaml.v3 ends them: a tag goes on over
+	// brackets and commas (fuzz: "[![[ ]" is a list of one tagged empty
+	// string), an anchor's name is letters, digits, _ and -.
+	"[![[ ]",
+	"[!t[],[] [1]]\n",
+	"{a: !x[[ [1]}\n",
+	"- ![a],[b] [1]\n",
+	"[!<[x]> [1]]\n",
+	"[&a, [b]]\n",
+	"[&a]\n",
+	// An anchor or tag with nothing after it but ": " is an empty key.
+	"&a : b\n",
+	"&a: b\n",
+	"- &a : [b]\n",
+	"! : b\n",
+	"!t: b\n",
 }
 
 // The scan counts the nesting yaml.v3 builds.
