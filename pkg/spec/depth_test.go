@@ -94,6 +94,15 @@ var depthCases = []string{
 	"- &a : [b]\n",
 	"! : b\n",
 	"!t: b\n",
+	// In a flow collection, '#' where a token starts is a comment, with
+	// or without a blank before it (fuzz: "[#[[\n]"); inside a plain
+	// scalar it is text unless a blank precedes it.
+	"[#[[\n]",
+	"{\"a\":#[[\n 1}\n",
+	"[\"x\"#[[\n]\n",
+	"[a, b #[[\n]\n",
+	"[a#b, [c]]\n",
+	"[a:b, [c]]\n",
 }
 
 // The scan counts the nesting yaml.v3 builds.
