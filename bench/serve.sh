@@ -5,8 +5,9 @@
 # `toolctl serve tools/` (`--http` for HTTP) and against reference servers
 # written with the official TypeScript SDK (bench/ts-calculator-server.mjs
 # and bench/ts-calculator-http-server.mjs: one equivalent calculator tool).
-# Each transport, server and concurrency runs -runs times, alternating, and
-# the median run (by calls/s) is reported. Prints a Markdown table with
+# Each transport, server and concurrency runs -runs times, alternating
+# (each round runs every transport and server once), and the median run
+# (by calls/s) is reported. Prints a Markdown table with
 # calls/s, p50/p99 latency, the server's CPU time per call (and mcpload's
 # own, the load generator's share of the machine), and the ratio of the
 # two servers.
@@ -31,7 +32,7 @@ while (($#)); do
 	-runs) runs=${2:?-runs needs a number}; shift 2 ;;
 	-t) transports=${2:?-t needs a list of transports, e.g. stdio,http}; shift 2 ;;
 	-skip-ts) skip_ts=1; shift ;;
-	-h | -help | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | -help | --help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "serve.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -88,9 +89,11 @@ load() {
 
 IFS=, read -ra cs <<<"$conc"
 IFS=, read -ra ts_list <<<"$transports"
-for t in "${ts_list[@]}"; do
-	for c in "${cs[@]}"; do
-		for ((r = 1; r <= runs; r++)); do
+# Round by round, every transport and server back to back: a load change
+# on a shared machine then hits stdio and HTTP alike, and their ratio holds.
+for c in "${cs[@]}"; do
+	for ((r = 1; r <= runs; r++)); do
+		for t in "${ts_list[@]}"; do
 			log "$t, concurrency $c, run $r/$runs"
 			load "$t" toolctl "$c"
 			[[ -n $ts_status ]] || load "$t" ts "$c"
