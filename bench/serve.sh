@@ -5,10 +5,12 @@
 # `toolctl serve tools/` (`--http` for HTTP) and against reference servers
 # written with the official TypeScript SDK (bench/ts-calculator-server.mjs
 # and bench/ts-calculator-http-server.mjs: one equivalent calculator tool).
-# Each transport, server and concurrency runs -runs times, alternating, and
-# the median run (by calls/s) is reported. Prints a Markdown table with
-# calls/s, p50/p99 latency, the server's CPU time per call, and the ratio
-# of the two servers.
+# Each transport, server and concurrency runs -runs times, alternating
+# (each round runs every transport and server once), and the median run
+# (by calls/s) is reported. Prints a Markdown table with
+# calls/s, p50/p99 latency, the server's CPU time per call (and mcpload's
+# own, the load generator's share of the machine), and the ratio of the
+# two servers.
 #
 #   bench/serve.sh [-n 20000] [-c 1,8] [-runs 3] [-t stdio,http] [-skip-ts]
 #
@@ -30,7 +32,7 @@ while (($#)); do
 	-runs) runs=${2:?-runs needs a number}; shift 2 ;;
 	-t) transports=${2:?-t needs a list of transports, e.g. stdio,http}; shift 2 ;;
 	-skip-ts) skip_ts=1; shift ;;
-	-h | -help | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | -help | --help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "serve.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -87,9 +89,11 @@ load() {
 
 IFS=, read -ra cs <<<"$conc"
 IFS=, read -ra ts_list <<<"$transports"
-for t in "${ts_list[@]}"; do
-	for c in "${cs[@]}"; do
-		for ((r = 1; r <= runs; r++)); do
+# Round by round, every transport and server back to back: a load change
+# on a shared machine then hits stdio and HTTP alike, and their ratio holds.
+for c in "${cs[@]}"; do
+	for ((r = 1; r <= runs; r++)); do
+		for t in "${ts_list[@]}"; do
 			log "$t, concurrency $c, run $r/$runs"
 			load "$t" toolctl "$c"
 			[[ -n $ts_status ]] || load "$t" ts "$c"
@@ -108,22 +112,22 @@ def median_run(label, c):
     rs = sorted((r for r in runs if r["label"] == label and r["concurrency"] == c), key=lambda r: r["calls_per_sec"])
     return rs[len(rs) // 2] if rs else None
 names = {"toolctl": "toolctl serve (calculator builtin)", "ts": "TypeScript SDK reference", "floor": "Go net/http floor (fixed bytes, bench/httpfloor)"}
-print(f"| server ({n} tools/call, {cpus} CPUs) | transport | callers | calls/s | p50 (ms) | p99 (ms) | server CPU (µs/call) |")
-print("|---|---|---:|---:|---:|---:|---:|")
+print(f"| server ({n} tools/call, {cpus} CPUs) | transport | callers | calls/s | p50 (ms) | p99 (ms) | server CPU (µs/call) | mcpload CPU (µs/call) |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
 transports = [t for t in ("stdio", "http") if any(r["label"].startswith(t + "/") for r in runs)]
 for tr in transports:
     for c in sorted({r["concurrency"] for r in runs if r["label"].startswith(tr + "/")}):
         t, s = median_run(tr + "/toolctl", c), median_run(tr + "/ts", c)
         for label, r in (("toolctl", t), ("ts", s)):
             if r:
-                print(f"| {names[label]} | {tr} | {c} | {r['calls_per_sec']:,.0f} | {r['p50_ms']:.3f} | {r['p99_ms']:.3f} | {r['server_cpu_us_per_call']:.0f} |")
+                print(f"| {names[label]} | {tr} | {c} | {r['calls_per_sec']:,.0f} | {r['p50_ms']:.3f} | {r['p99_ms']:.3f} | {r['server_cpu_us_per_call']:.0f} | {r.get('client_cpu_us_per_call', 0):.0f} |")
             elif label == "ts":
-                print(f"| {names[label]} | {tr} | {c} | skipped ({ts_status}) | | | |")
+                print(f"| {names[label]} | {tr} | {c} | skipped ({ts_status}) | | | | |")
         if t and s:
-            print(f"| **toolctl / TypeScript** | {tr} | {c} | **{t['calls_per_sec'] / s['calls_per_sec']:.2f}x** | {t['p50_ms'] / s['p50_ms']:.2f}x | {t['p99_ms'] / s['p99_ms']:.2f}x | {t['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x |")
+            print(f"| **toolctl / TypeScript** | {tr} | {c} | **{t['calls_per_sec'] / s['calls_per_sec']:.2f}x** | {t['p50_ms'] / s['p50_ms']:.2f}x | {t['p99_ms'] / s['p99_ms']:.2f}x | {t['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x | |")
         f = median_run(tr + "/floor", c)
         if f:
-            print(f"| {names['floor']} | {tr} | {c} | {f['calls_per_sec']:,.0f} | {f['p50_ms']:.3f} | {f['p99_ms']:.3f} | {f['server_cpu_us_per_call']:.0f} |")
+            print(f"| {names['floor']} | {tr} | {c} | {f['calls_per_sec']:,.0f} | {f['p50_ms']:.3f} | {f['p99_ms']:.3f} | {f['server_cpu_us_per_call']:.0f} | {f.get('client_cpu_us_per_call', 0):.0f} |")
 if set(transports) == {"stdio", "http"}:
     print()
     for c in sorted({r["concurrency"] for r in runs}):

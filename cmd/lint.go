@@ -204,7 +204,7 @@ func runLint(opts *lintOptions) error {
 	// (YAML, or a JSON object), whose tree is live at once (~200 MB for 11
 	// MB): at 192 MiB the GC ran without pause there, 3x slower.
 	//
-	// A large JSON list is read one tool at a time (lint.RunFiles): its
+	// A large list (JSON, or YAML at the root) is read one tool at a time (lint.RunFiles): its
 	// live heap is then its text and ~1.2 KB a tool, at most ~2.5x the
 	// file, and 300% would let the heap reach 4 times that. A soft limit
 	// of 3x the file over the live heap when it starts keeps the peak RSS
@@ -466,7 +466,7 @@ func readBaseline(path string) ([]lint.Override, error) {
 }
 
 // streamGC returns the lint.Config.Streaming of a command whose soft
-// memory limit is ceiling: when a large JSON list of size bytes starts to be
+// memory limit is ceiling: when a large list of size bytes starts to be
 // read, the limit becomes the live heap plus 16 MiB and 3 times the file
 // (the heap of one file stays below 2.5 times its size, ~20 MiB of the
 // process's memory is not heap), and 3 times each further list is added,

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -53,13 +54,9 @@ func loadHTTP(o options, argv []string) (*Report, error) {
 		return fmt.Errorf("%v\n%s", err, stderr.String())
 	}
 
-	// One keep-alive connection per caller.
-	client := &http.Client{Transport: &http.Transport{
-		MaxIdleConns:        o.c + 1,
-		MaxIdleConnsPerHost: o.c + 1,
-		MaxConnsPerHost:     o.c + 1,
-		DisableCompression:  true,
-	}}
+	// The handshake; the calls go over each caller's own connection
+	// (callerConn).
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	h := &httpCaller{client: client, url: url}
 
 	// The server is ready when initialize is answered.
@@ -112,6 +109,8 @@ func loadHTTP(o options, argv []string) (*Report, error) {
 	startMeasureAt := int64(o.warmup + 1)
 
 	run := func() error {
+		conn := h.conn()
+		defer conn.close()
 		buf := make([]byte, 0, len(prefix)+len(suffix)+20)
 		for {
 			id := next.Add(1)
@@ -119,11 +118,11 @@ func loadHTTP(o options, argv []string) (*Report, error) {
 				return nil
 			}
 			if id == startMeasureAt {
-				measureOnce.Do(func() { startMeasure = time.Now() })
+				measureOnce.Do(func() { startMeasure, clientCPU0 = time.Now(), selfCPU() })
 			}
 			buf = append(strconv.AppendInt(append(buf[:0], prefix...), id, 10), suffix...)
 			t0 := time.Now()
-			body, _, status, err := h.post(buf)
+			body, _, status, err := conn.post(buf)
 			if err != nil {
 				return err
 			}
@@ -156,6 +155,7 @@ func loadHTTP(o options, argv []string) (*Report, error) {
 	}
 	wg.Wait()
 	end := time.Now()
+	clientCPU = selfCPU() - clientCPU0
 	if err := errors.Join(errs...); err != nil {
 		return nil, failed(err)
 	}
@@ -193,6 +193,13 @@ func (h *httpCaller) post(msg []byte) ([]byte, http.Header, int, error) {
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	body, err := readAnswer(resp)
+	return body, resp.Header, resp.StatusCode, err
+}
+
+// readAnswer reads the JSON of the answer in resp (see post) and closes
+// its body.
+func readAnswer(resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		sc := bufio.NewScanner(resp.Body)
@@ -201,12 +208,83 @@ func (h *httpCaller) post(msg []byte) ([]byte, http.Header, int, error) {
 			if data, ok := bytes.CutPrefix(sc.Bytes(), []byte("data:")); ok {
 				out := bytes.Clone(bytes.TrimSpace(data))
 				io.Copy(io.Discard, resp.Body)
-				return out, resp.Header, resp.StatusCode, nil
+				return out, nil
 			}
 		}
-		return nil, resp.Header, resp.StatusCode, fmt.Errorf("an event stream without data")
+		return nil, fmt.Errorf("an event stream without data")
 	}
-	body, err := io.ReadAll(resp.Body)
+	return io.ReadAll(resp.Body)
+}
+
+// callerConn is one caller's keep-alive connection for the calls. It
+// writes each request by hand and reads the response with
+// http.ReadResponse on the caller's own goroutine: an http.Client hands
+// every request and response between three goroutines (the caller and its
+// Transport's write and read loops), which at thousands of calls a second
+// costs the machine, shared with the server, more than the server's own
+// HTTP stack does. The request is the one http.Client sends (the same
+// headers but User-Agent), and a response that closes the connection
+// makes the next call dial again.
+type callerConn struct {
+	h    *httpCaller
+	host string
+	path string
+	c    net.Conn
+	br   *bufio.Reader
+	req  []byte
+}
+
+func (h *httpCaller) conn() *callerConn {
+	u, err := neturl.Parse(h.url)
+	if err != nil {
+		panic(err) // the initialize POST to the same URL worked
+	}
+	return &callerConn{h: h, host: u.Host, path: u.RequestURI()}
+}
+
+func (c *callerConn) close() {
+	if c.c != nil {
+		c.c.Close()
+		c.c = nil
+	}
+}
+
+// post is httpCaller.post on this connection.
+func (c *callerConn) post(msg []byte) ([]byte, http.Header, int, error) {
+	if c.c == nil {
+		conn, err := net.Dial("tcp", c.host)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		c.c, c.br = conn, bufio.NewReaderSize(conn, 16<<10)
+	}
+	r := append(c.req[:0], "POST "...)
+	r = append(r, c.path...)
+	r = append(r, " HTTP/1.1\r\nHost: "...)
+	r = append(r, c.host...)
+	r = append(r, "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"...)
+	if c.h.protocol != "" {
+		r = append(append(append(r, "Mcp-Protocol-Version: "...), c.h.protocol...), "\r\n"...)
+	}
+	if c.h.session != "" {
+		r = append(append(append(r, "Mcp-Session-Id: "...), c.h.session...), "\r\n"...)
+	}
+	r = append(strconv.AppendInt(append(r, "Content-Length: "...), int64(len(msg)), 10), "\r\n\r\n"...)
+	r = append(r, msg...)
+	c.req = r
+	if _, err := c.c.Write(r); err != nil {
+		c.close()
+		return nil, nil, 0, err
+	}
+	resp, err := http.ReadResponse(c.br, nil)
+	if err != nil {
+		c.close()
+		return nil, nil, 0, err
+	}
+	body, err := readAnswer(resp)
+	if err != nil || resp.Close {
+		c.close()
+	}
 	return body, resp.Header, resp.StatusCode, err
 }
 

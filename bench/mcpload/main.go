@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -60,6 +61,9 @@ type Report struct {
 	// ServerCPUus is the server process's user+system CPU time per call
 	// over the whole run, handshake and warm-up included.
 	ServerCPUus float64 `json:"server_cpu_us_per_call"`
+	// ClientCPUus is mcpload's own CPU time per measured call: what the
+	// load generator takes of the machine it shares with the server.
+	ClientCPUus float64 `json:"client_cpu_us_per_call"`
 	FirstResult string  `json:"first_result,omitempty"`
 }
 
@@ -74,6 +78,7 @@ func main() {
 	flag.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	flag.BoolVar(&o.verbose, "v", false, "print the first result and the server's stderr")
 	flag.StringVar(&o.label, "label", "", "name of the server in the report (default: its serverInfo)")
+	cpuprofile := flag.String("cpuprofile", "", "write mcpload's own CPU profile to this file (is the load generator the bottleneck?)")
 	flag.StringVar(&o.http, "http", "", "Streamable HTTP endpoint of the server (default: stdio); {port} is a free port, also in COMMAND")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: mcpload [flags] -- COMMAND [ARGS...]\n")
@@ -88,11 +93,20 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mcpload: -args is not valid JSON: %s\n", o.args)
 		os.Exit(2)
 	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mcpload: %v\n", err)
+			os.Exit(2)
+		}
+		pprof.StartCPUProfile(f)
+	}
 	load := loadStdio
 	if o.http != "" {
 		load = loadHTTP
 	}
 	rep, err := load(o, flag.Args())
+	pprof.StopCPUProfile() // a no-op without -cpuprofile
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "mcpload: %v\n", err)
 		os.Exit(1)
@@ -100,8 +114,8 @@ func main() {
 	if o.asJSON {
 		json.NewEncoder(os.Stdout).Encode(rep)
 	} else {
-		fmt.Printf("%s (%s): %d calls, concurrency %d: %.0f calls/s, p50 %.3f ms, p99 %.3f ms, max %.3f ms, server CPU %.1f µs/call, %d failures\n",
-			rep.Label, rep.Protocol, rep.Calls, rep.Concurrency, rep.CallsPerSec, rep.P50ms, rep.P99ms, rep.MaxMs, rep.ServerCPUus, rep.Failures)
+		fmt.Printf("%s (%s): %d calls, concurrency %d: %.0f calls/s, p50 %.3f ms, p99 %.3f ms, max %.3f ms, server CPU %.1f µs/call, mcpload CPU %.1f µs/call, %d failures\n",
+			rep.Label, rep.Protocol, rep.Calls, rep.Concurrency, rep.CallsPerSec, rep.P50ms, rep.P99ms, rep.MaxMs, rep.ServerCPUus, rep.ClientCPUus, rep.Failures)
 	}
 	if rep.Failures > 0 {
 		os.Exit(1)
@@ -235,7 +249,7 @@ func loadStdio(o options, argv []string) (*Report, error) {
 				return nil
 			}
 			if id == startMeasureAt {
-				measureOnce.Do(func() { startMeasure = time.Now() })
+				measureOnce.Do(func() { startMeasure, clientCPU0 = time.Now(), selfCPU() })
 			}
 			owners[id] = int32(caller)
 			buf = append(strconv.AppendInt(append(buf[:0], prefix...), id, 10), suffix...)
@@ -277,13 +291,14 @@ func loadStdio(o options, argv []string) (*Report, error) {
 		}()
 	}
 	wg.Wait()
-	end := time.Now()
+	end, cpuEnd := time.Now(), selfCPU()
 	if err := errors.Join(errs...); err != nil {
 		return nil, failed(err)
 	}
 	if startMeasure.IsZero() {
 		startMeasure = start
 	}
+	clientCPU = cpuEnd - clientCPU0
 	stdin.Close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -324,6 +339,7 @@ func finish(o options, cmd *exec.Cmd, lat []time.Duration, elapsed time.Duration
 	if rep.Label == "" {
 		rep.Label = rep.Server
 	}
+	rep.ClientCPUus = float64(clientCPU) / 1e3 / float64(o.n)
 	if ps := cmd.ProcessState; ps != nil {
 		rep.ServerCPUus = float64(ps.UserTime()+ps.SystemTime()) / 1e3 / float64(total)
 	}
@@ -338,6 +354,10 @@ func finish(o options, cmd *exec.Cmd, lat []time.Duration, elapsed time.Duration
 	}
 	return rep
 }
+
+// clientCPU0 is mcpload's CPU time when the first measured call starts;
+// clientCPU its CPU time over the measured calls.
+var clientCPU0, clientCPU time.Duration
 
 func truncate(b []byte) []byte {
 	if len(b) > 200 {

@@ -102,7 +102,7 @@ type Config struct {
 	// applies to every tool with a category, not just Feagent ones.
 	Categories []string
 	// Streaming, when set, is called (from any goroutine) as RunFiles
-	// starts to read a large JSON list one tool at a time, with the size
+	// starts to read a large list one tool at a time, with the size
 	// of its text. Its live heap is then small against the file (the text
 	// and what the set rules keep of each tool), which a command may tell
 	// the garbage collector.
@@ -277,7 +277,8 @@ func Run(set *spec.Set, cfg Config) []Finding {
 // per-tool rules run as each file is parsed, after which its syntax tree
 // and the parts of its tools no set rule reads are released: on large sets
 // memory stays a fraction of Load + Run's, for the same findings. A large
-// JSON list (streamMin) is checked one tool at a time as it is parsed, and
+// list (streamMin; JSON, or a YAML block sequence at the root) is checked
+// one tool at a time as it is parsed, and
 // each tool released in turn: it is never in memory as a whole tree. The
 // set is returned for reporting (file list, sources); its tools are
 // partial (see Rule.SetReadsBody).
@@ -285,7 +286,7 @@ func RunFiles(files []string, cfg Config) (*spec.Set, []Finding) {
 	return runFiles(files, cfg, streamMin)
 }
 
-// streamMin is the size from which RunFiles reads a JSON list one tool at
+// streamMin is the size from which RunFiles reads a list one tool at
 // a time (spec.LoadFilesStream). The findings are the same either way;
 // below it, a whole tree is small and parsing once (streaming checks the
 // text, then parses it) is cheaper.

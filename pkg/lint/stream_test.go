@@ -296,3 +296,175 @@ func TestStreamingLargeList(t *testing.T) {
 		t.Errorf("%d findings streaming, %d not:\n%s", len(on), len(off), firstDiff(off, on))
 	}
 }
+
+// yamlEncodings writes list as YAML text in several layouts: a block
+// sequence at the root, as yaml.v3 writes it (2 and 4 spaces), with CRLF
+// line breaks, after a "---" and comments.
+func yamlEncodings(t *testing.T, list any) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, indent := range []int{2, 4} {
+		var b bytes.Buffer
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(indent)
+		if err := enc.Encode(list); err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprintf("indent%d.yaml", indent)] = b.Bytes()
+	}
+	two := out["indent2.yaml"]
+	out["crlf.yaml"] = bytes.ReplaceAll(two, []byte("\n"), []byte("\r\n"))
+	out["comments.yml"] = append([]byte("# tools\n---\n# the first\n"), bytes.ReplaceAll(two, []byte("\n- "), []byte("\n\n# next\n- "))...)
+	return out
+}
+
+// fixtureYAMLList is the text of the rule fixtures and bundled tools that
+// are one tool at the root, each indented as an element of one block
+// sequence: their YAML as written (block scalars, quoting, comments, flow
+// collections), at new positions.
+func fixtureYAMLList(t *testing.T) []byte {
+	t.Helper()
+	var paths []string
+	for _, glob := range []string{"../../testdata/lint/err/*.yaml", "../../testdata/lint/ok/*.yaml", "../../tools/*.yaml"} {
+		m, _ := filepath.Glob(glob)
+		paths = append(paths, m...)
+	}
+	text, n := yamlListText(t, paths)
+	if n < 50 {
+		t.Fatalf("only %d fixture files are one tool", n)
+	}
+	return text
+}
+
+// yamlListText is the text of the files of paths that are one tool at the
+// root, each indented as an element of one block sequence, and their
+// number.
+func yamlListText(t *testing.T, paths []string) ([]byte, int) {
+	t.Helper()
+	var b bytes.Buffer
+	n := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode ||
+			bytes.Contains(data, []byte("\n---")) || bytes.HasPrefix(data, []byte("---")) || spec.ContainerTools(doc.Content[0]) != nil {
+			continue
+		}
+		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		for len(lines) > 0 && (strings.HasPrefix(lines[0], "#") || strings.TrimSpace(lines[0]) == "") {
+			lines = lines[1:]
+		}
+		for i, l := range lines {
+			switch {
+			case i == 0:
+				b.WriteString("- " + l)
+			case l != "":
+				b.WriteString("  " + l)
+			}
+			b.WriteByte('\n')
+		}
+		n++
+	}
+	return b.Bytes(), n
+}
+
+// TestStreamingSameFindingsYAML: a YAML list (a block sequence at the
+// root) read one tool at a time gives exactly the findings and reports of
+// the list parsed whole, in every layout, and one that is not valid to the
+// end, or that the fast YAML parser does not take, is not streamed.
+func TestStreamingSameFindingsYAML(t *testing.T) {
+	tools := fixtureTools(t)
+	dir := t.TempDir()
+	var files []string
+	write := func(name string, data []byte) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	list := bigList(tools, 4)
+	for name, data := range yamlEncodings(t, list) {
+		write(name, data)
+	}
+	text := fixtureYAMLList(t)
+	write("fixtures.yaml", text)
+	one, _ := yaml.Marshal([]any{tools[0]})
+	write("one.yaml", one)
+	two, _ := yaml.Marshal([]any{42, tools[0]})
+	write("two.yaml", two)
+	// Not streamed: a second document, a tab, a key after the list, a
+	// flow list, a mapping at the root.
+	write("second_doc.yaml", append(append([]byte{}, text...), "---\n- name: x\n"...))
+	write("tab.yaml", append(append([]byte{}, text...), "- name:\tx\n"...))
+	write("key_after.yaml", append(append([]byte{}, text...), "name: x\n"...))
+	flow, _ := json.Marshal(list)
+	write("flow.yaml", flow)
+	write("container.yaml", append([]byte("tools:\n"), text...))
+	streamed := compareStreaming(t, files)
+	// indent2, indent4, crlf, comments, fixtures, one, two.
+	if streamed != 7 {
+		t.Errorf("%d files streamed, want 7", streamed)
+	}
+}
+
+// TestStreamingSameFindingsYAMLCorpora: the corpus tools as YAML lists
+// give the same findings read one tool at a time: every corpus .json list
+// written as a YAML block sequence (by yaml.v3), and the corpus YAML files
+// that are one tool, as written, in one list.
+func TestStreamingSameFindingsYAMLCorpora(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skip("../shared/corpora is not present")
+	}
+	dir := t.TempDir()
+	var files, yamlFiles []string
+	err := filepath.WalkDir(corpusDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".yaml", ".yml":
+			yamlFiles = append(yamlFiles, p)
+			return nil
+		case ".json":
+		default:
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var list []any
+		if json.Unmarshal(data, &list) != nil || len(list) == 0 {
+			return nil
+		}
+		out, err := yaml.Marshal(list)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(corpusDir, p)
+		q := filepath.Join(dir, strings.ReplaceAll(strings.TrimSuffix(rel, filepath.Ext(rel)), string(filepath.Separator), "_")+".yaml")
+		files = append(files, q)
+		return os.WriteFile(q, out, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, n := yamlListText(t, yamlFiles)
+	if n > 0 {
+		q := filepath.Join(dir, "corpus_yaml_files.yaml")
+		if err := os.WriteFile(q, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, q)
+	}
+	if len(files) == 0 {
+		t.Fatal("no corpus list")
+	}
+	if s := compareStreaming(t, files); s < len(files)/2 {
+		t.Errorf("%d of %d YAML lists streamed", s, len(files))
+	}
+}

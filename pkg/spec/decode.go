@@ -36,7 +36,7 @@ type decoder struct {
 	broke  bool // the budget was exhausted: stop producing values
 	// aliasing tracks alias targets being expanded, to catch cycles.
 	aliasing map[*yaml.Node]bool
-	// stream, when set, takes the tools of a large JSON list one at a
+	// stream, when set, takes the tools of a large list one at a
 	// time (LoadFilesStream).
 	stream *streamer
 }

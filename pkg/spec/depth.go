@@ -121,11 +121,16 @@ func (s *depthScan) node(col int, value bool) {
 			value = c == ':'
 			continue
 		case c == '&' || c == '!':
-			// An anchor or a tag before the node.
-			for s.i < len(d) && !isBlank(d[s.i]) && !isEOL(d[s.i]) {
-				s.i++
-			}
+			// An anchor or a tag before the node. With nothing after
+			// it but ": ", it is an empty mapping key.
+			s.i = propertyEnd(d, s.i)
 			s.skipBlanks()
+			if !value && s.i < len(d) && d[s.i] == ':' && s.indicator(s.i) {
+				s.openBlock(col, false)
+				s.i++
+				s.skipBlanks()
+				col, value = s.i-s.lineStart, true
+			}
 			continue
 		case c == '[' || c == '{':
 			s.flowCollection()
@@ -201,72 +206,107 @@ func (s *depthScan) openBlock(col int, seq bool) {
 // flowCollection skips a flow collection, over lines, counting its depth.
 func (s *depthScan) flowCollection() {
 	d := s.data
-	start := true // a node may start here (after [ { , or ":")
+	// plain: inside a plain scalar, as yaml.v3 scans a flow collection
+	// (yaml_parser_scan_plain_scalar). Elsewhere a token starts at the
+	// next non-blank: a quote starts a quoted scalar, & ! * a property or
+	// an alias, ':' is a value indicator and '#' a comment, with no blank
+	// needed before it. A plain scalar goes on over blanks and lines up to
+	// one of , ? [ ] { }, a ':' before a blank, or a '#' after a blank.
+	plain := false
 	for s.i < len(d) && s.at < 0 {
 		c := d[s.i]
 		switch c {
 		case '[', '{':
 			s.flow++
 			s.open(s.i)
-			start = true
+			plain = false
 		case ']', '}':
 			s.flow--
-			start = false
+			plain = false
 			if s.flow == 0 {
 				s.i++
 				return
 			}
-		case ',':
-			start = true
+		case ',', '?':
+			plain = false
 		case ':':
-			// A value indicator, not a colon inside a plain scalar
-			// (http://x): a blank follows, or a JSON-like key precedes.
-			start = s.indicator(s.i)
-			if s.i > 0 {
-				switch d[s.i-1] {
-				case '"', '\'', ']', '}':
-					start = true
-				}
-			}
+			plain = plain && !s.indicator(s.i)
 		case '"', '\'':
-			if start {
+			if !plain {
 				s.quoted()
-				start = false
 				continue
 			}
-			start = false
 		case '#':
-			if s.i == 0 || isBlank(d[s.i-1]) || isEOL(d[s.i-1]) {
+			if !plain || s.i == 0 || isBlank(d[s.i-1]) || isEOL(d[s.i-1]) {
 				for s.i < len(d) && !isEOL(d[s.i]) {
 					s.i++
 				}
+				plain = false
 				continue
 			}
-			start = false
 		case ' ', '\t', '\r', '\n':
-		case '&', '!', '?', '-':
-			if !start {
-				break
+		case '&', '!', '*':
+			if !plain {
+				s.i = propertyEnd(d, s.i)
+				continue
 			}
-			if c == '?' || c == '-' {
-				if !s.indicator(s.i) {
-					start = false
-				}
-				break
-			}
-		property:
-			for ; s.i < len(d) && !isBlank(d[s.i]) && !isEOL(d[s.i]); s.i++ {
-				switch d[s.i] {
-				case '[', ']', '{', '}', ',':
-					break property
-				}
-			}
-			continue
+		case '-':
+			plain = plain || !s.indicator(s.i)
 		default:
-			start = false
+			plain = true
 		}
 		s.i++
 	}
+}
+
+// propertyEnd returns the offset just past the anchor (&name), alias
+// (*name) or tag (!x, !!x, !h!x, !<x>) that starts at i, read as yaml.v3
+// reads it
+// (yaml_parser_scan_anchor, yaml_parser_scan_tag): an anchor's name is
+// letters, digits, '_' and '-'; a tag goes on over every URI character,
+// which include '[', ']' and ',', so "![[" is one tag in a flow collection
+// too. (yaml.v3 then wants a blank after a tag; anything else is its
+// error, and the scan goes on from there.)
+func propertyEnd(d []byte, i int) int {
+	if d[i] == '&' || d[i] == '*' {
+		for i++; i < len(d) && isAnchorChar(d[i]); i++ {
+		}
+		return i
+	}
+	i++
+	if i < len(d) && d[i] == '<' {
+		// The verbatim form !<uri>.
+		for i++; i < len(d) && isTagChar(d[i]); i++ {
+		}
+		if i < len(d) && d[i] == '>' {
+			i++
+		}
+		return i
+	}
+	// A handle (! letters !) and a suffix: both are URI characters.
+	for ; i < len(d) && isTagChar(d[i]); i++ {
+	}
+	return i
+}
+
+// isAnchorChar is yaml.v3's is_alpha: the bytes of an anchor or alias name
+// and of a tag handle.
+func isAnchorChar(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '-'
+}
+
+// isTagChar reports whether yaml.v3 reads c as part of a tag URI
+// (yaml_parser_scan_tag_uri; '%' starts an escape of two hex digits, which
+// are tag characters too).
+func isTagChar(c byte) bool {
+	if isAnchorChar(c) {
+		return true
+	}
+	switch c {
+	case ';', '/', '?', ':', '@', '&', '=', '+', '$', ',', '.', '!', '~', '*', '\'', '(', ')', '[', ']', '%':
+		return true
+	}
+	return false
 }
 
 // quoted skips a quoted scalar, over lines; an unterminated one runs to

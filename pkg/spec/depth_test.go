@@ -78,6 +78,31 @@ var depthCases = []string{
 	"'a': [1]\n\"b\":\n  c: 2\n",
 	"- [a, b]\n- {c: [d]}\n",
 	"a: \"x\\\\\"\nb: [1]\n",
+	// Anchors and tags end where yaml.v3 ends them: a tag goes on over
+	// brackets and commas (fuzz: "[![[ ]" is a list of one tagged empty
+	// string), an anchor's name is letters, digits, _ and -.
+	"[![[ ]",
+	"[!t[],[] [1]]\n",
+	"{a: !x[[ [1]}\n",
+	"- ![a],[b] [1]\n",
+	"[!<[x]> [1]]\n",
+	"[&a, [b]]\n",
+	"[&a]\n",
+	// An anchor or tag with nothing after it but ": " is an empty key.
+	"&a : b\n",
+	"&a: b\n",
+	"- &a : [b]\n",
+	"! : b\n",
+	"!t: b\n",
+	// In a flow collection, '#' where a token starts is a comment, with
+	// or without a blank before it (fuzz: "[#[[\n]"); inside a plain
+	// scalar it is text unless a blank precedes it.
+	"[#[[\n]",
+	"{\"a\":#[[\n 1}\n",
+	"[\"x\"#[[\n]\n",
+	"[a, b #[[\n]\n",
+	"[a#b, [c]]\n",
+	"[a:b, [c]]\n",
 }
 
 // The scan counts the nesting yaml.v3 builds.

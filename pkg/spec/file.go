@@ -149,7 +149,7 @@ func (t *Tool) root() *yaml.Node {
 // it becomes an internal error of the file, which then defines no tools.
 func ParseFile(path string, data []byte) *File { return parseFile(path, data, nil) }
 
-// parseFile is ParseFile handing the tools of a large JSON list to stream
+// parseFile is ParseFile handing the tools of a large list to stream
 // (when not nil) one at a time: LoadFilesStream.
 func parseFile(path string, data []byte, stream *streamer) (f *File) {
 	f = &File{Path: path, Data: data}
@@ -211,6 +211,9 @@ func (f *File) parse(d *decoder) {
 	// below, which gives the errors. JSON is YAML: a .yaml file that holds
 	// a JSON object or array gets the JSON parser's tree.
 	if !f.isJSON() && fastnode.UseYAML {
+		if d.stream != nil && len(data) >= d.stream.min && f.streamYAMLList(d, data) {
+			return
+		}
 		doc, ok := fastnode.ParseYAML(data)
 		if !ok {
 			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {

@@ -7,18 +7,20 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// streamer hands the tools of a large JSON list to a reader one at a time
-// (LoadFilesStream).
+// streamer hands the tools of a large list (JSON, or a YAML block
+// sequence) to a reader one at a time (LoadFilesStream).
 type streamer struct {
 	min  int // bytes, at least: a smaller file is parsed whole
 	tool func(t *Tool)
 }
 
 // LoadFilesStream is LoadFilesFunc for a reader that checks one tool at a
-// time, so that a large JSON list is never in memory as a whole syntax
-// tree. A .json file of at least streamMin bytes (0: none) whose top level
-// is a list is decoded one element at a time, once the whole text is known
-// to be valid JSON: tool is called on each of its tools, in order and in
+// time, so that a large list is never in memory as a whole syntax tree.
+// A file of at least streamMin bytes (0: none) whose top level is a list
+// (a .json file, or a YAML file whose root is a block sequence that the
+// fast YAML parser takes) is decoded one element at a time, once the whole
+// text is known to be valid (JSON, or YAML that parser vouches for): tool
+// is called on each of its tools, in order and in
 // the worker that parses the file, while the tool's syntax tree is there
 // (Span, Pin, Node work as usual); when tool returns, the tree is dropped,
 // as File.Release drops it (a position Pin did not keep costs a parse of
@@ -45,6 +47,23 @@ func LoadFilesStream(files []string, streamMin int, tool func(i int, t *Tool), e
 // when the text is not a non-empty JSON list ParseJSON takes: the caller
 // reads it as any other file (and says what is wrong with it).
 func (f *File) streamList(d *decoder, data []byte) bool {
+	return f.streamItems(d, func(each func(int, *yaml.Node)) (bool, *fastnode.SurrogateError, bool) {
+		return fastnode.ParseJSONList(data, each)
+	})
+}
+
+// streamYAMLList is streamList for a YAML file whose root is a block
+// sequence that ParseYAML takes (fastnode.ParseYAMLList).
+func (f *File) streamYAMLList(d *decoder, data []byte) bool {
+	return f.streamItems(d, func(each func(int, *yaml.Node)) (bool, *fastnode.SurrogateError, bool) {
+		isList, ok := fastnode.ParseYAMLList(data, each)
+		return isList, nil, ok
+	})
+}
+
+// streamItems hands the tools of the list that parse reads, one element at
+// a time, to d.stream (see streamList).
+func (f *File) streamItems(d *decoder, parse func(each func(int, *yaml.Node)) (isList bool, bad *fastnode.SurrogateError, ok bool)) bool {
 	var pending *Tool
 	handOver := func() {
 		d.stream.tool(pending)
@@ -52,7 +71,7 @@ func (f *File) streamList(d *decoder, data []byte) bool {
 		pending = nil
 	}
 	index := 0
-	isList, bad, ok := fastnode.ParseJSONList(data, func(i int, item *yaml.Node) {
+	isList, bad, ok := parse(func(i int, item *yaml.Node) {
 		n := len(f.Tools)
 		index = f.listItem(d, item, "/"+strconv.Itoa(i), index)
 		if len(f.Tools) > n {

@@ -32,6 +32,26 @@ func ParseYAML(data []byte) (*yaml.Node, bool) {
 
 // parseYAMLWhy is ParseYAML that says why it refused (for tests).
 func parseYAMLWhy(data []byte) (*yaml.Node, string) {
+	p, why := startYAML(data)
+	if p == nil {
+		return nil, why
+	}
+	defer p.release()
+	doc := p.node(yaml.DocumentNode, 0, "", p.docLine, p.docCol)
+	if !p.block(-1) {
+		return nil, p.why
+	}
+	if p.col >= 0 {
+		return nil, "content after the document"
+	}
+	p.close(doc, 1)
+	return p.build(), ""
+}
+
+// startYAML checks the text of data and takes a parser from the pool, at
+// the root node of the document (past a leading "---"), or says why it
+// refuses data. The caller releases the parser.
+func startYAML(data []byte) (*yamlParser, string) {
 	if len(data) > MaxInput {
 		return nil, "too large" // positions are int32
 	}
@@ -49,37 +69,84 @@ func parseYAMLWhy(data []byte) (*yaml.Node, string) {
 		return nil, why
 	}
 	p := yamlParsers.Get().(*yamlParser)
-	defer p.release()
 	p.data, p.pos, p.line, p.lineStart, p.depth, p.ascii = data, 0, 1, 0, 0, ascii
 	p.why = ""
+	refuse := func(why string) (*yamlParser, string) {
+		p.release()
+		return nil, why
+	}
 	if !p.next(true) {
-		return nil, p.why
+		return refuse(p.why)
 	}
 	if p.col < 0 {
-		return nil, "no document"
+		return refuse("no document")
 	}
 	i := p.pos
-	docLine, docCol := p.line, p.column(i)
+	p.docLine, p.docCol = p.line, p.column(i)
 	if p.col == 0 && isDocMarker(data, i) {
 		if data[i] != '-' {
-			return nil, "document end marker"
+			return refuse("document end marker")
 		}
 		if !p.eol(i+3) || !p.next(false) {
-			return nil, p.why
+			return refuse(p.why)
 		}
 		if p.col < 0 {
-			return nil, "no document"
+			return refuse("no document")
 		}
 	}
-	doc := p.node(yaml.DocumentNode, 0, "", docLine, docCol)
-	if !p.block(-1) {
-		return nil, p.why
+	return p, ""
+}
+
+// ParseYAMLList reads data as ParseYAML does when its root is a block
+// sequence (isList; else each is not called and the caller reads the file
+// otherwise), one element at a time: it calls each with every element's
+// subtree, in order, built and positioned exactly as ParseYAML builds it,
+// and keeps no reference to it once each returns, so that a large list is
+// never in memory as a whole tree. The document is checked whole first
+// (without building any tree): each is called only when ParseYAML would
+// take the document (ok), never for one it refuses, however far into the
+// text the reason is.
+func ParseYAMLList(data []byte, each func(i int, item *yaml.Node)) (isList, ok bool) {
+	n, ok := parseYAMLList(data, nil)
+	if n == 0 {
+		return false, false
 	}
-	if p.col >= 0 {
-		return nil, "content after the document"
+	if !ok || each == nil {
+		return true, ok
 	}
-	p.close(doc, 1)
-	return p.build(), ""
+	_, ok = parseYAMLList(data, each)
+	return true, ok
+}
+
+// parseYAMLList parses a document whose root is a block sequence, handing
+// each element to each (nil: checking only) as soon as it is parsed, then
+// forgetting it. n is the number of elements parsed, 0 when the root is
+// not a block sequence.
+func parseYAMLList(data []byte, each func(i int, item *yaml.Node)) (n int, ok bool) {
+	p, _ := startYAML(data)
+	if p == nil {
+		return 0, false
+	}
+	defer p.release()
+	if i := p.pos; p.data[i] != '-' || !blankz(p.data, i+1) {
+		return 0, false
+	}
+	// The document is node 0 and the list node 1: each element is nodes
+	// 2.. until emit drops it.
+	p.node(yaml.DocumentNode, 0, "", p.docLine, p.docCol)
+	p.emit = func() {
+		if each != nil {
+			each(n, p.buildFrom(2))
+		}
+		n++
+		clear(p.nodes[2:]) // drop the strings
+		p.nodes, p.kids, p.stack = p.nodes[:2], p.kids[:0], p.stack[:0]
+	}
+	defer func() { p.emit = nil }()
+	if !p.block(-1) || p.col >= 0 {
+		return n, false
+	}
+	return n, true
 }
 
 // yamlMaxDepth bounds nesting (yaml.v3 allows 10000 levels); deeper input
@@ -94,9 +161,12 @@ var yamlParsers = sync.Pool{New: func() any {
 // build); data, pos, line, lineStart and depth have the same meaning.
 type yamlParser struct {
 	jsonParser
-	ascii bool   // columns are byte offsets
-	col   int    // column (0-based) of the content line at pos, -1 at the end
-	why   string // why the parser refused the input
+	ascii bool // columns are byte offsets
+	// Where the document node goes: its first content line.
+	docLine int
+	docCol  int32
+	col     int    // column (0-based) of the content line at pos, -1 at the end
+	why     string // why the parser refused the input
 
 	// Short strings seen lately, by a hash: keys and the likes of
 	// "string" repeat, and a map costs more than allocating them.
@@ -416,6 +486,10 @@ func (p *yamlParser) sequence(col int, indentless bool) bool {
 			return false
 		}
 		k++
+		if p.emit != nil && p.depth == 1 {
+			p.emit() // an element of the root list: forgotten
+			k = 0
+		}
 		if p.col < col {
 			break
 		}

@@ -329,6 +329,7 @@ func safeYAMLDoc(data []byte) (doc *yaml.Node, err error) {
 func checkYAMLNode(t *testing.T, name string, data []byte) string {
 	t.Helper()
 	fast, why := fastnode.YAMLWhy(data)
+	checkYAMLList(t, name, data, fast)
 	if fast == nil {
 		if why == "" {
 			t.Errorf("%s: refused without a reason", name)
@@ -836,5 +837,66 @@ func TestYAMLText(t *testing.T) {
 		if (why == "") != wantOK || wantOK && ascii != wantASCII {
 			t.Errorf("fastnode.YAMLText(%q) = %v, %q; want %v, ok %v", data, ascii, why, wantASCII, wantOK)
 		}
+	}
+}
+
+// checkYAMLList: ParseYAMLList takes what ParseYAML takes (fast, nil when
+// it refuses) when its root is a block sequence, and hands over each
+// element's tree as ParseYAML builds it; it hands over nothing of a
+// document ParseYAML refuses, however late the reason comes.
+func checkYAMLList(t *testing.T, name string, data []byte, fast *yaml.Node) {
+	t.Helper()
+	var items []*yaml.Node
+	isList, ok := fastnode.ParseYAMLList(data, func(i int, item *yaml.Node) {
+		if i != len(items) {
+			t.Errorf("%s: element %d handed over as %d", name, len(items), i)
+		}
+		items = append(items, item)
+	})
+	if fast == nil {
+		if ok || len(items) > 0 {
+			t.Errorf("%s: ParseYAMLList ok=%v, %d elements handed over, of a document ParseYAML refuses", name, ok, len(items))
+		}
+		return
+	}
+	root := fast.Content[0]
+	wantList := root.Kind == yaml.SequenceNode && root.Style&yaml.FlowStyle == 0
+	switch {
+	case isList != wantList:
+		t.Errorf("%s: ParseYAMLList says list %v, ParseYAML's tree %v", name, isList, wantList)
+	case !isList:
+		if len(items) > 0 {
+			t.Errorf("%s: ParseYAMLList handed over %d elements of no list", name, len(items))
+		}
+	case !ok:
+		t.Errorf("%s: ParseYAMLList refuses a list ParseYAML takes", name)
+	case len(items) != len(root.Content):
+		t.Errorf("%s: ParseYAMLList handed over %d elements, ParseYAML has %d", name, len(items), len(root.Content))
+	default:
+		for i := range items {
+			if d := yamlNodeDiff(fmt.Sprintf("/%d", i), items[i], root.Content[i]); d != "" {
+				t.Errorf("%s: ParseYAMLList's element differs from ParseYAML's: %s", name, d)
+				return
+			}
+		}
+	}
+}
+
+// Lists whose refusal comes after some elements: nothing is handed over.
+func TestYAMLListLateRefusal(t *testing.T) {
+	for _, src := range []string{
+		"- a: 1\n- b: 2\n- c:\t3\n",
+		"- a: 1\n- b: 2\n---\n- c: 3\n",
+		"- a: 1\n- b: 2\nc: 3\n",
+		"- a: 1\n- b: &x 2\n",
+		"- a: 1\n- b: [1,\n  2]\n",
+		"- a: 1\n - b: 2\n",
+	} {
+		n := 0
+		isList, ok := fastnode.ParseYAMLList([]byte(src), func(int, *yaml.Node) { n++ })
+		if ok || n > 0 {
+			t.Errorf("%q: list %v, ok %v, %d elements handed over; want it refused, none", src, isList, ok, n)
+		}
+		checkYAMLNode(t, fmt.Sprintf("%q", src), []byte(src))
 	}
 }
