@@ -1,0 +1,123 @@
+package breaking
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/importer"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// Side is one version of a tool set, as loaded from files, a git revision
+// or a live server.
+type Side struct {
+	// Label says where it comes from, for messages: the paths, "REF", or
+	// the server.
+	Label string
+	Tools []*Tool
+	// Files are the files read (for source excerpts), by their display
+	// path (File.Path).
+	Files []*spec.File
+}
+
+// LoadError is a side that cannot be compared: files that do not parse.
+// It is a usage problem (exit 2), not a finding: fix the files first.
+type LoadError struct {
+	Label string
+	Diags []diag.Diagnostic
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s cannot be compared: %s do not load (toolctl lint shows them all):", e.Label, diag.Plural(len(e.Diags), "problem", "problems"))
+	for i, d := range e.Diags {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n  … and %d more", len(e.Diags)-10)
+			break
+		}
+		b.WriteString("\n  " + d.Error())
+	}
+	return b.String()
+}
+
+// LoadPaths reads the tool files under paths (as toolctl lint does); a
+// file that is no tool file but an input toolctl import reads (an OpenAI,
+// Anthropic or Gemini tools array, an MCP tools/list result) is read as
+// that.
+func LoadPaths(paths []string) (*Side, error) {
+	files, err := spec.Collect(paths)
+	if err != nil {
+		return nil, err
+	}
+	set := spec.LoadFiles(files)
+	side := &Side{Label: strings.Join(paths, ", ")}
+	for _, f := range set.Files {
+		if err := side.addFile(f); err != nil {
+			return nil, err
+		}
+	}
+	return side, nil
+}
+
+// addFile adds the tools of a parsed file, falling back to toolctl
+// import's formats when the file is not a tool file.
+func (s *Side) addFile(f *spec.File) error {
+	if f.NotTool != "" {
+		return nil
+	}
+	if len(f.Errors) == 0 {
+		s.Files = append(s.Files, f)
+		for _, t := range f.Tools {
+			s.Tools = append(s.Tools, FromSpec(t))
+		}
+		return nil
+	}
+	if data := f.Source(); len(f.Tools) == 0 && data != nil {
+		if res, err := importer.Import(data, importer.Options{Name: f.Path}); err == nil && len(res.Tools) > 0 {
+			s.Files = append(s.Files, f)
+			for _, it := range res.Tools {
+				t := FromSpec(it.Tool)
+				t.File, t.At = f.Path, diag.At(it.Pos)
+				s.Tools = append(s.Tools, t)
+			}
+			return nil
+		}
+	}
+	le := &LoadError{Label: s.Label}
+	for _, e := range f.Errors {
+		le.Diags = append(le.Diags, diag.Diagnostic{File: f.Path, Span: e.Span, Severity: diag.Error, Message: e.Message})
+	}
+	return le
+}
+
+// LoadServer lists the tools of a live MCP server (toolctl import's
+// ImportServer). label names it in reports.
+func LoadServer(ctx context.Context, opts importer.ServerOptions) (*Side, error) {
+	opts.NoEntry = true
+	label := "server " + opts.Command
+	if opts.URL != "" {
+		label = "server " + opts.URL
+	}
+	res, err := importer.ImportServer(ctx, opts)
+	if err != nil {
+		return nil, &ServerError{Label: label, Err: err}
+	}
+	side := &Side{Label: label}
+	for _, it := range res.Tools {
+		t := FromSpec(it.Tool)
+		t.File = label
+		side.Tools = append(side.Tools, t)
+	}
+	return side, nil
+}
+
+// ServerError is a live server that could not be listed (exit 2).
+type ServerError struct {
+	Label string
+	Err   error
+}
+
+func (e *ServerError) Error() string { return e.Label + ": " + e.Err.Error() }
+func (e *ServerError) Unwrap() error { return e.Err }
