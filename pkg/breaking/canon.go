@@ -130,7 +130,12 @@ func entryTarget(e *spec.Entry) string {
 // tool, or of the tool itself when its source has no positions.
 func (t *Tool) Span(ptr string) diag.Span {
 	if t.Source != nil && t.Source.File != nil {
-		if s := t.Source.Span(ptr); s.Start.IsValid() {
+		s := t.Source.Span(ptr)
+		if toks := spec.SplitPointer(ptr); len(toks) > 1 && toks[len(toks)-2] == "properties" && t.Source.Has(ptr) {
+			// a property: its name
+			s = t.Source.KeySpan(ptr)
+		}
+		if s.Start.IsValid() {
 			return s
 		}
 	}

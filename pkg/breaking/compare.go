@@ -255,7 +255,7 @@ func (c *comparer) types(o, n *Schema, path string) bool {
 		}
 	}
 	for _, t := range nt {
-		if !accepts(ot, t) {
+		if kept && !accepts(ot, t) {
 			c.at("constraint-loosened", newSide, n.Ptr+"/type", "%s now also takes %s", label(path), t)
 		}
 	}

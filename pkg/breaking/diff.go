@@ -52,7 +52,7 @@ func wordDiff(a, b string) string {
 	}
 	const context, maxChanges, maxWords = 2, 3, 12
 	var parts []string
-	changes := 0
+	changes, shown := 0, 0 // shown: ops written up to
 	for k := 0; k < len(ops); {
 		if ops[k].kind == ' ' {
 			k++
@@ -60,16 +60,16 @@ func wordDiff(a, b string) string {
 		}
 		if changes == maxChanges {
 			parts = append(parts, "…")
+			shown = len(ops)
 			break
 		}
 		changes++
-		start := max(0, k-context)
-		var seg []string
-		if start > 0 {
-			seg = append(seg, "…")
+		start := max(shown, k-context)
+		if start > shown || (shown == 0 && start > 0) {
+			parts = append(parts, "…")
 		}
 		for x := start; x < k; x++ {
-			seg = append(seg, ops[x].word)
+			parts = append(parts, ops[x].word)
 		}
 		var del, ins []string
 		for k < len(ops) && ops[k].kind != ' ' {
@@ -81,15 +81,21 @@ func wordDiff(a, b string) string {
 			k++
 		}
 		if len(del) > 0 {
-			seg = append(seg, "[-"+clip(del, maxWords)+"-]")
+			parts = append(parts, "[-"+clip(del, maxWords)+"-]")
 		}
 		if len(ins) > 0 {
-			seg = append(seg, "{+"+clip(ins, maxWords)+"+}")
+			parts = append(parts, "{+"+clip(ins, maxWords)+"+}")
 		}
-		for x := k; x < min(len(ops), k+context) && ops[x].kind == ' '; x++ {
-			seg = append(seg, ops[x].word)
+		// context after, unless the next change starts within it
+		x := k
+		for ; x < min(len(ops), k+context) && ops[x].kind == ' '; x++ {
+			parts = append(parts, ops[x].word)
 		}
-		parts = append(parts, strings.Join(seg, " "))
+		shown = x
+		k = x
+	}
+	if shown < len(ops) {
+		parts = append(parts, "…")
 	}
 	return strings.Join(parts, " ")
 }
