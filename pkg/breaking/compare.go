@@ -760,7 +760,13 @@ func (c *comparer) prompt(o, n *Tool) {
 	if norm(o.Detail) != norm(n.Detail) {
 		c.at("description-changed", newSide, "/detail", "the detail changed: %s", wordDiff(o.Detail, n.Detail))
 	}
-	if norm(o.Title) != norm(n.Title) {
+	switch ot, nt := norm(o.Title), norm(n.Title); {
+	case ot == nt:
+	case ot == "":
+		c.at("title-changed", newSide, "/title", "a title was added: %q", n.Title)
+	case nt == "":
+		c.at("title-changed", newSide, "/title", "the title %q was removed", o.Title)
+	default:
 		c.at("title-changed", newSide, "/title", "the title changed from %q to %q", o.Title, n.Title)
 	}
 	if exampleKey(o.Examples) != exampleKey(n.Examples) {

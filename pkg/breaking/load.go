@@ -31,7 +31,7 @@ type LoadError struct {
 
 func (e *LoadError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s cannot be compared: %s do not load (toolctl lint shows them all):", e.Label, diag.Plural(len(e.Diags), "problem", "problems"))
+	fmt.Fprintf(&b, "%s cannot be compared: its files do not load (%s; toolctl lint shows them all):", e.Label, diag.Plural(len(e.Diags), "problem", "problems"))
 	for i, d := range e.Diags {
 		if i == 10 {
 			fmt.Fprintf(&b, "\n  … and %d more", len(e.Diags)-10)
