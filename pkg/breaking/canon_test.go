@@ -1,0 +1,125 @@
+package breaking
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+func parseTool(t *testing.T, src string) *Tool {
+	t.Helper()
+	f := spec.ParseFile("t.yaml", []byte(src))
+	if len(f.Errors) > 0 || len(f.Tools) != 1 {
+		t.Fatalf("parse: %v\n%s", f.Errors, src)
+	}
+	return FromSpec(f.Tools[0])
+}
+
+func withInput(schema string) string {
+	return "name: t\ndescription: Does t. Use when t is needed.\ninput_schema:\n" + indent(schema, "  ")
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pre + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// Equivalent spellings have one canonical form, and Compare finds
+// nothing between them.
+func TestEquivalentForms(t *testing.T) {
+	groups := [][]string{
+		{ // nullable, three ways
+			"type: object\nproperties:\n  a: {type: [string, \"null\"], description: A.}\n",
+			"type: object\nproperties:\n  a: {anyOf: [{type: string}, {type: \"null\"}], description: A.}\n",
+			"type: object\nproperties:\n  a: {type: string, nullable: true, description: A.}\n",
+			"type: object\nproperties:\n  a: {oneOf: [{type: \"null\"}, {type: string}], description: A.}\n",
+		},
+		{ // a nullable enum: null joins the enum
+			"type: object\nproperties:\n  a: {type: [string, \"null\"], enum: [x, y, null]}\n",
+			"type: object\nproperties:\n  a: {anyOf: [{type: string, enum: [x, y]}, {type: \"null\"}]}\n",
+			"type: object\nproperties:\n  a: {type: string, enum: [x, y], nullable: true}\n",
+		},
+		{ // $ref into $defs, a one-element allOf, written inline
+			"type: object\nproperties:\n  p: {$ref: \"#/$defs/pt\"}\n$defs:\n  pt: {type: object, properties: {x: {type: number}}, required: [x]}\n",
+			"type: object\nproperties:\n  p: {allOf: [{type: object, properties: {x: {type: number}}}], required: [x]}\n",
+			"type: object\nproperties:\n  p: {type: object, required: [x], properties: {x: {type: number}}}\n",
+		},
+		{ // a one-type list, numbers in any spelling, required in any order
+			"type: object\nproperties:\n  n: {type: [integer], maximum: 10, enum: [1, 2]}\n  m: {type: string}\nrequired: [n, m]\n",
+			"type: object\nproperties:\n  m: {type: string}\n  n: {type: integer, maximum: 10.0, enum: [1.0, 2e0]}\nrequired: [m, n]\n",
+		},
+		{ // integer beside number is number; an anyOf of bare types is a type list
+			"type: object\nproperties:\n  n: {type: [number, integer, string]}\n",
+			"type: object\nproperties:\n  n: {anyOf: [{type: string}, {type: number}]}\n",
+		},
+		{ // draft 4's boolean exclusiveMinimum
+			"type: object\nproperties:\n  n: {type: number, minimum: 0, exclusiveMinimum: true}\n",
+			"type: object\nproperties:\n  n: {type: number, exclusiveMinimum: 0}\n",
+		},
+	}
+	for gi, g := range groups {
+		first := parseTool(t, withInput(g[0]))
+		for _, src := range g[1:] {
+			other := parseTool(t, withInput(src))
+			if a, b := string(first.JSON()), string(other.JSON()); a != b {
+				t.Errorf("group %d: canonical forms differ:\n%s\n%s\nfrom\n%s", gi, a, b, src)
+			}
+			for _, d := range Compare([]*Tool{first}, []*Tool{other}, Options{Additions: true}) {
+				t.Errorf("group %d: %s\nfrom\n%s", gi, d.String(), src)
+			}
+		}
+	}
+}
+
+// A recursive schema compares without end; a schema whose references
+// multiply (each definition using the next twice) is cut at the budget
+// instead of expanding 2^40 nodes.
+func TestReferencesBounded(t *testing.T) {
+	rec := withInput("type: object\nproperties:\n  tree: {$ref: \"#/$defs/node\"}\n$defs:\n  node:\n    type: object\n    properties:\n      children: {type: array, items: {$ref: \"#/$defs/node\"}}\n      label: {type: string}\n")
+	a, b := parseTool(t, rec), parseTool(t, strings.Replace(rec, "label: {type: string}", "label: {type: integer}", 1))
+	found := false
+	for _, d := range Compare([]*Tool{a}, []*Tool{b}, Options{}) {
+		found = found || (d.Rule == "type-changed" && strings.Contains(d.Message, "parameter tree.label "))
+	}
+	if !found {
+		t.Errorf("recursive schema: no type-changed of tree.label")
+	}
+
+	var sb strings.Builder
+	sb.WriteString("type: object\nproperties:\n  x: {$ref: \"#/$defs/d0\"}\n$defs:\n")
+	for i := range 40 {
+		sb.WriteString("  d" + itoa(i) + ": {type: object, properties: {l: {$ref: \"#/$defs/d" + itoa(i+1) + "\"}, r: {$ref: \"#/$defs/d" + itoa(i+1) + "\"}}}\n")
+	}
+	sb.WriteString("  d40: {type: string}\n")
+	start := time.Now()
+	bomb := parseTool(t, withInput(sb.String()))
+	_ = Compare([]*Tool{bomb}, []*Tool{bomb}, Options{})
+	_ = bomb.JSON()
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("a schema of multiplying references took %s", d)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// CanonicalJSON ignores layout and key order but not meaning.
+func TestCanonicalJSON(t *testing.T) {
+	a := spec.ParseFile("a.yaml", []byte("name: t\ndescription: Does t. Use when t is needed.\nversion: \"1.0.0\"\ninput_schema:\n  type: object\n  properties:\n    q: {type: string}\n"))
+	b := spec.ParseFile("b.json", []byte(`{"input_schema": {"properties": {"q": {"type": "string"}}, "type": "object"}, "version": "1.0.0", "description": "Does t. Use when t is needed.", "name": "t"}`))
+	c := spec.ParseFile("c.yaml", []byte("name: t\ndescription: Does t. Use when t is needed.\nversion: \"1.0.0\"\nparameters:\n  - {name: q, type: string, required: false}\n"))
+	ja, jb, jc := string(CanonicalJSON(a.Tools[0])), string(CanonicalJSON(b.Tools[0])), string(CanonicalJSON(c.Tools[0]))
+	want := `{"description":"Does t. Use when t is needed.","input_schema":{"properties":{"q":{"type":"string"}},"type":"object"},"name":"t","version":"1.0.0"}`
+	if ja != want || jb != want || jc != want {
+		t.Errorf("canonical JSON:\n%s\n%s\n%s\nwant\n%s", ja, jb, jc, want)
+	}
+	d := spec.ParseFile("d.yaml", []byte("name: t\ndescription: Does t. Use when t is needed.\nversion: \"1.0.0\"\ninput_schema:\n  type: object\n  properties:\n    q: {type: string, maxLength: 5}\n"))
+	if string(CanonicalJSON(d.Tools[0])) == want {
+		t.Error("a maxLength added does not change the canonical JSON")
+	}
+}
