@@ -51,45 +51,80 @@ func LoadPaths(paths []string) (*Side, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := spec.LoadFiles(files)
+	// Each file is normalised in the worker that parsed it, and its
+	// syntax trees released: a position asked for later (a finding's)
+	// parses that file again, from its text, which is kept.
+	loaded := make([]*loadedFile, len(files))
+	spec.LoadFilesFunc(files, func(i int, f *spec.File) {
+		loaded[i] = loadFile(f)
+	})
 	side := &Side{Label: strings.Join(paths, ", ")}
-	for _, f := range set.Files {
-		if err := side.addFile(f); err != nil {
+	for _, lf := range loaded {
+		if lf == nil {
+			continue // not a tool file (a lint baseline)
+		}
+		if err := side.add(lf); err != nil {
 			return nil, err
 		}
 	}
 	return side, nil
 }
 
-// addFile adds the tools of a parsed file, falling back to toolctl
-// import's formats when the file is not a tool file.
+// loadedFile is the tools of one file, or why it cannot be compared.
+type loadedFile struct {
+	file  *spec.File
+	tools []*Tool
+	diags []diag.Diagnostic
+}
+
+func (s *Side) add(lf *loadedFile) error {
+	if lf.diags != nil {
+		return &LoadError{Label: s.Label, Diags: lf.diags}
+	}
+	if lf.file != nil {
+		s.Files = append(s.Files, lf.file)
+	}
+	s.Tools = append(s.Tools, lf.tools...)
+	return nil
+}
+
 func (s *Side) addFile(f *spec.File) error {
+	if lf := loadFile(f); lf != nil {
+		return s.add(lf)
+	}
+	return nil
+}
+
+// loadFile builds the canonical tools of a parsed file, falling back to
+// toolctl import's formats when the file is not a tool file; nil for a
+// file that is not toolctl's (a lint baseline).
+func loadFile(f *spec.File) *loadedFile {
 	if f.NotTool != "" {
 		return nil
 	}
+	lf := &loadedFile{file: f}
 	if len(f.Errors) == 0 {
-		s.Files = append(s.Files, f)
 		for _, t := range f.Tools {
-			s.Tools = append(s.Tools, FromSpec(t))
+			lf.tools = append(lf.tools, FromSpec(t))
 		}
-		return nil
+		f.Release(false)
+		return lf
 	}
 	if data := f.Source(); len(f.Tools) == 0 && data != nil {
 		if res, err := importer.Import(data, importer.Options{Name: f.Path}); err == nil && len(res.Tools) > 0 {
-			s.Files = append(s.Files, f)
 			for _, it := range res.Tools {
 				t := FromSpec(it.Tool)
 				t.File, t.At = f.Path, diag.At(it.Pos)
-				s.Tools = append(s.Tools, t)
+				lf.tools = append(lf.tools, t)
 			}
-			return nil
+			return lf
 		}
 	}
-	le := &LoadError{Label: s.Label}
+	lf.file, lf.diags = nil, []diag.Diagnostic{}
 	for _, e := range f.Errors {
-		le.Diags = append(le.Diags, diag.Diagnostic{File: f.Path, Span: e.Span, Severity: diag.Error, Message: e.Message})
+		lf.diags = append(lf.diags, diag.Diagnostic{File: f.Path, Span: e.Span, Severity: diag.Error, Message: e.Message})
 	}
-	return le
+	return lf
 }
 
 // LoadServer lists the tools of a live MCP server (toolctl import's
