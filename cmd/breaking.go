@@ -17,6 +17,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/config"
 	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/importer"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/report"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -36,6 +37,11 @@ type breakingOptions struct {
 	targets       []string
 	explain       string
 	listRules     bool
+}
+
+// toolctl:ignore comments may name breaking's rules: lint leaves them be.
+func init() {
+	lint.OtherRules = func(id string) bool { _, ok := breaking.Lookup(id); return ok }
 }
 
 func newCmdBreaking(app *App) *cobra.Command {
@@ -68,7 +74,10 @@ anyOf [T, {type: null}] are the same). Tools are matched by name.
 Findings point at the new file's line:col, removals at the old one
 (REF:path:line:col for a git ref). Settings come from the breaking section of
 .toolctl.yaml: rules (rule ID or category: off|info|warning|error, e.g.
-prompt: warning), ignore (globs, both sides) and targets.
+prompt: warning), ignore (globs, both sides) and targets. Inline comments as
+lint's: "# toolctl:ignore RULE -- reason" on a line (or the line before) of the
+new file, "# toolctl:ignore-file RULE -- reason" anywhere in it (for removals of
+its tool's parameters too).
 
 Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it;
 2 usage (an unknown ref, not a git repository, files that do not load, an
@@ -229,6 +238,7 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 	dropIgnored(oldSide)
 	findings := breaking.Compare(oldSide.Tools, newSide.Tools, breaking.Options{
 		Severity: cfg.Severity, Additions: app.Verbose, Targets: cfg.Targets,
+		Ignore: breaking.InlineIgnores(newSide),
 	})
 	app.logf("compared %s with %s (%s) in %s: %s", diag.Plural(len(newSide.Tools), "tool", "tools"), diag.Plural(len(oldSide.Tools), "tool", "tools"), oldSide.Label, time.Since(start).Round(time.Millisecond), diag.Plural(len(findings), "finding", "findings"))
 

@@ -32,6 +32,9 @@ type Options struct {
 	// Targets are the provider packs (compat.Targets) the provider rule
 	// checks; none by default.
 	Targets []string
+	// Ignore, when set, drops the findings it returns true for (inline
+	// ignore comments: InlineIgnores) before versions are checked.
+	Ignore func(d diag.Diagnostic) bool
 }
 
 // Compare reports what changed from old to new, sorted by file and
@@ -139,6 +142,14 @@ func (c *comparer) emit(o, n *Tool, id string, sd side, ptr, format string, args
 	if sev == diag.Off {
 		return
 	}
+	t := n
+	if sd == oldSide || n == nil {
+		t = o
+	}
+	d := diag.Diagnostic{File: t.File, Span: t.Span(ptr), Pointer: ptr, Severity: sev, Rule: id, Message: msg, Tool: t.Name}
+	if c.opts.Ignore != nil && c.opts.Ignore(d) {
+		return
+	}
 	if c.found != nil {
 		c.found[r.Category] = true
 	}
@@ -147,11 +158,7 @@ func (c *comparer) emit(o, n *Tool, id string, sd side, ptr, format string, args
 			return
 		}
 	}
-	t := n
-	if sd == oldSide || n == nil {
-		t = o
-	}
-	c.out = append(c.out, diag.Diagnostic{File: t.File, Span: t.Span(ptr), Pointer: ptr, Severity: sev, Rule: id, Message: msg, Tool: t.Name})
+	c.out = append(c.out, d)
 }
 
 // at emits a finding about the tools being compared.
