@@ -52,4 +52,3 @@ func InlineIgnores(newSide *Side) func(d diag.Diagnostic) bool {
 		return false
 	}
 }
-
