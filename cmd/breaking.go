@@ -222,20 +222,9 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 	if err != nil {
 		return usageError(err)
 	}
-	dropIgnored := func(s *breaking.Side) {
-		if len(cfg.Ignore) == 0 {
-			return
-		}
-		s.Tools = slices.DeleteFunc(s.Tools, func(t *breaking.Tool) bool {
-			file := t.File
-			if i := strings.Index(file, ":"); i > 0 && s == oldSide && opts.against != "" && !pathExists(opts.against) {
-				file = file[i+1:] // REF:path
-			}
-			return app.ignored(cfg.Ignore, file)
-		})
+	if len(cfg.Ignore) > 0 {
+		breaking.Drop(oldSide, newSide, func(file string) bool { return app.ignored(cfg.Ignore, file) })
 	}
-	dropIgnored(newSide)
-	dropIgnored(oldSide)
 	findings := breaking.Compare(oldSide.Tools, newSide.Tools, breaking.Options{
 		Severity: cfg.Severity, Additions: app.Verbose, Targets: cfg.Targets,
 		Ignore: breaking.InlineIgnores(newSide),

@@ -105,7 +105,7 @@ func LoadGit(ctx context.Context, dir, ref string, paths []string) (*Side, error
 			return nil, &GitError{fmt.Sprintf("--against %s: more than %d tool files at that revision; name the directories to compare", ref, MaxGitFiles)}
 		}
 	}
-	side := &Side{Label: ref}
+	side := &Side{Label: ref, Ref: ref}
 	if len(entries) == 0 {
 		return side, nil
 	}

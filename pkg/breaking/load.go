@@ -3,6 +3,7 @@ package breaking
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/diag"
@@ -20,6 +21,33 @@ type Side struct {
 	// Files are the files read (for source excerpts), by their display
 	// path (File.Path).
 	Files []*spec.File
+	// Ref is the git ref the side was read at ("" otherwise): its files
+	// are shown as "Ref:path".
+	Ref string
+}
+
+// Drop leaves out of both sides the tools whose file ignore matches (a
+// git side's path without its "REF:"), and their namesakes on the other
+// side, so that an ignored file is neither removed nor added.
+func Drop(a, b *Side, ignore func(file string) bool) {
+	names := map[string]bool{}
+	for _, s := range []*Side{a, b} {
+		for _, t := range s.Tools {
+			file := t.File
+			if s.Ref != "" {
+				file = strings.TrimPrefix(file, s.Ref+":")
+			}
+			if ignore(file) {
+				names[t.Name] = true
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	for _, s := range []*Side{a, b} {
+		s.Tools = slices.DeleteFunc(s.Tools, func(t *Tool) bool { return names[t.Name] })
+	}
 }
 
 // LoadError is a side that cannot be compared: files that do not parse.
