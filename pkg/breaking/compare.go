@@ -218,8 +218,15 @@ func (c *comparer) input(o, n *Schema, path string, depth int) {
 		}
 		return
 	}
-	if c.probe == nil && path != "" && norm(o.Description) != norm(n.Description) && o.Description != "" && n.Description != "" {
-		c.at("param-description-changed", newSide, n.Ptr+"/description", "the description of %s changed: %s", label(path), wordDiff(o.Description, n.Description))
+	if od, nd := norm(o.Description), norm(n.Description); c.probe == nil && path != "" && od != nd {
+		switch {
+		case od == "":
+			c.at("param-description-changed", newSide, n.Ptr+"/description", "%s has a description now: %q", label(path), clipText(nd))
+		case nd == "":
+			c.at("param-description-changed", newSide, n.Ptr, "the description of %s was removed (it was %q)", label(path), clipText(od))
+		default:
+			c.at("param-description-changed", newSide, n.Ptr+"/description", "the description of %s changed: %s", label(path), wordDiff(o.Description, n.Description))
+		}
 	}
 	if !c.types(o, n, path) {
 		return
@@ -759,6 +766,14 @@ func quoteOrNone(s string) string {
 }
 
 func norm(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// clipText is s cut to 80 characters.
+func clipText(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return s
+}
 
 func (c *comparer) prompt(o, n *Tool) {
 	if norm(o.Description) != norm(n.Description) {

@@ -20,8 +20,9 @@ import (
 // larger file, is refused rather than read.
 const (
 	MaxGitFiles = 100000
-	// MaxGitBytes bounds the sum of the files read.
-	MaxGitBytes = 1 << 30
+	// MaxGitBytes bounds the sum of the files read (they stay in memory
+	// for positions and excerpts).
+	MaxGitBytes = 256 << 20
 )
 
 // GitError is a revision that cannot be read: git missing, not a
