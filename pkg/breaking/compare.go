@@ -617,7 +617,17 @@ func (c *comparer) unions(o, n *Schema, path string, depth int) {
 		base.AllOf = nil
 		ob = []*Schema{&base}
 	}
-	for _, old := range ob {
+	for i, old := range ob {
+		if old.Types != nil && !slices.ContainsFunc(nb, func(nw *Schema) bool {
+			return slices.ContainsFunc(old.Types, func(t string) bool { return accepts(nw.Types, t) })
+		}) {
+			what := "the alternative"
+			if len(o.AnyOf)+len(o.OneOf) > 0 {
+				what = "alternative " + strconv.Itoa(i+1)
+			}
+			c.at("type-changed", oldSide, old.Ptr, "%s no longer takes %s (%s of the old schema): calls with such values fail", label(path), typeList(old.Types), what)
+			continue
+		}
 		var best []probeFinding
 		for _, nw := range nb {
 			var got []probeFinding
