@@ -876,6 +876,9 @@ func semver(v string) (major, minor int, ok bool) {
 }
 
 func (c *comparer) version(o, n *Tool) {
+	if (o.Version == "") != (n.Version == "") {
+		return // one side does not carry versions (an import format, a server)
+	}
 	om, on, ok1 := semver(o.Version)
 	nm, nn, ok2 := semver(n.Version)
 	if !ok1 || !ok2 {
@@ -883,7 +886,7 @@ func (c *comparer) version(o, n *Tool) {
 	}
 	ver := func(v string) string {
 		if v == "" {
-			return "1.0.0 (unset)"
+			return "1.0.0 (unset, the default)"
 		}
 		return v
 	}
