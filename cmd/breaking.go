@@ -108,7 +108,7 @@ unreachable server: the message says which).`,
 	f.Var(&outputFlag{&opts.reports}, "output", "write the report of the --format before it to `FILE` (default stdout)")
 	f.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning or info")
 	f.StringSliceVar(&opts.targets, "target", nil, "provider packs to check (provider rule): "+strings.Join(compat.Targets, ","))
-	f.BoolVar(&opts.listRules, "list-rules", false, "list the rules and exit")
+	f.BoolVar(&opts.listRules, "list-rules", false, "list the rules (with --format json: as JSON) and exit")
 	f.StringVar(&opts.explain, "explain", "", "explain `RULE` with a bad and a good example, and exit")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
@@ -129,12 +129,7 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 		return explainBreaking(app.IO.Out, opts.explain)
 	}
 	if opts.listRules {
-		rows := [][]string{}
-		for _, r := range breaking.Rules() {
-			rows = append(rows, []string{r.ID, r.Category, r.Severity.String(), r.Description})
-		}
-		writeTable(app.IO.Out, app.styles(), []string{"RULE", "CATEGORY", "SEVERITY", "CHECKS"}, rows)
-		return nil
+		return listBreakingRules(app, opts)
 	}
 	failOn, err := diag.ParseSeverity(opts.failOn)
 	if err != nil || failOn == diag.Off {
@@ -222,6 +217,9 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 	if err != nil {
 		return usageError(err)
 	}
+	if len(oldSide.Tools) == 0 && !app.Quiet {
+		fmt.Fprintf(app.IO.ErrOut, "toolctl: note: %s has no tools; every tool counts as new\n", oldSide.Label)
+	}
 	if len(cfg.Ignore) > 0 {
 		breaking.Drop(oldSide, newSide, func(file string) bool { return app.ignored(cfg.Ignore, file) })
 	}
@@ -291,6 +289,38 @@ func explainBreaking(w io.Writer, id string) error {
 	}
 	fmt.Fprintf(w, "%s (%s, %s by default)\n\n%s\n\n%s\n", r.ID, r.Category, r.Severity, r.Description, r.Explain)
 	return nil
+}
+
+// breakingRuleItem is the JSON form of a rule in --list-rules; field names
+// are stable.
+type breakingRuleItem struct {
+	ID          string `json:"id"`
+	Category    string `json:"category"`
+	Severity    string `json:"severity"`
+	Description string `json:"description"`
+}
+
+func listBreakingRules(app *App, opts *breakingOptions) error {
+	format := "text"
+	if len(opts.reports) > 0 {
+		format = opts.reports[0].format
+	}
+	var items []breakingRuleItem
+	for _, r := range breaking.Rules() {
+		items = append(items, breakingRuleItem{r.ID, r.Category, r.Severity.String(), r.Description})
+	}
+	switch format {
+	case "json":
+		return writeJSON(app.IO.Out, items)
+	case "text":
+		rows := make([][]string, len(items))
+		for i, it := range items {
+			rows[i] = []string{it.ID, it.Category, it.Severity, it.Description}
+		}
+		writeTable(app.IO.Out, app.styles(), []string{"RULE", "CATEGORY", "SEVERITY", "CHECKS"}, rows)
+		return nil
+	}
+	return usageError(fmt.Errorf("--list-rules prints text or json, not %s", format))
 }
 
 func breakingReportRules() []report.Rule {
