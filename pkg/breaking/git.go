@@ -45,7 +45,11 @@ func LoadGit(ctx context.Context, dir, ref string, paths []string) (*Side, error
 	}
 	top, err := git(ctx, dir, nil, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, &GitError{fmt.Sprintf("--against %s: it is no file or directory, and %s is not in a git repository to read it as a ref", ref, absDir(dir))}
+		msg := fmt.Sprintf("--against %s: it is no file or directory, and %s is not in a git repository to read it as a ref", ref, absDir(dir))
+		if e := err.Error(); !strings.Contains(e, "not a git repository") {
+			msg += " (git: " + firstLine(e) + ")" // e.g. a repository git does not trust (safe.directory)
+		}
+		return nil, &GitError{msg}
 	}
 	root := strings.TrimRight(string(top), "\n")
 	commit, err := git(ctx, dir, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
@@ -247,4 +251,11 @@ func hiddenBelow(path string, rels []string) bool {
 		return false
 	}
 	return false
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
