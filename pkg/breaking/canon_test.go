@@ -1,6 +1,7 @@
 package breaking
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,5 +122,31 @@ func TestCanonicalJSON(t *testing.T) {
 	d := spec.ParseFile("d.yaml", []byte("name: t\ndescription: Does t. Use when t is needed.\nversion: \"1.0.0\"\ninput_schema:\n  type: object\n  properties:\n    q: {type: string, maxLength: 5}\n"))
 	if string(CanonicalJSON(d.Tools[0])) == want {
 		t.Error("a maxLength added does not change the canonical JSON")
+	}
+}
+
+// Numbers an attacker may write (1e999999, a mantissa of a million
+// digits) neither hang nor grow the canonical form: they are compared as
+// float64, and dropped when infinite; ordinary numbers stay exact.
+func TestHugeNumbers(t *testing.T) {
+	long := "1" + strings.Repeat("0", 1_000_000)
+	start := time.Now()
+	var huge []string
+	for range 200 {
+		huge = append(huge, "1e999999", long)
+	}
+	for _, s := range huge {
+		if r, ok := toRat(json.Number(s)); ok && len(r.String()) > 400 {
+			t.Fatalf("%.20s…: a %d-character rational", s, len(r.String()))
+		}
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("400 huge numbers took %s", d)
+	}
+	if r, ok := toRat(json.Number("0.1")); !ok || r.String() != "1/10" {
+		t.Errorf("0.1 is %v %v, want exactly 1/10", r, ok)
+	}
+	if r, ok := toRat(json.Number("1e300")); !ok || !r.IsInt() {
+		t.Errorf("1e300: %v %v", r, ok)
 	}
 }

@@ -441,7 +441,9 @@ func (c *comparer) bounds(o, n *Schema, path string) {
 		}
 	}
 	if ov, nv := o.Bounds["multipleOf"], n.Bounds["multipleOf"]; nv != nil {
-		if ov == nil || !new(big.Rat).Quo(nv, ov).IsInt() {
+		if ov != nil && ov.Cmp(nv) == 0 {
+			// unchanged
+		} else if ov == nil || ov.Sign() == 0 || !new(big.Rat).Quo(nv, ov).IsInt() {
 			from := "none"
 			if ov != nil {
 				from = ratString(ov)

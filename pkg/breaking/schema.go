@@ -2,6 +2,8 @@ package breaking
 
 import (
 	"encoding/json"
+	"errors"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -539,8 +541,31 @@ func toRat(v any) (*big.Rat, bool) {
 	default:
 		return nil, false
 	}
+	if !plainNumber(s) {
+		// An exponent or a mantissa beyond what any real bound needs
+		// would cost big.Rat seconds and megabytes (1e999999): such
+		// numbers are compared as float64, and dropped when infinite.
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, false
+		}
+		return new(big.Rat).SetFloat64(f), true
+	}
 	r, ok := new(big.Rat).SetString(s)
 	return r, ok
+}
+
+// plainNumber reports whether a JSON number is short (at most 64
+// characters) with an exponent of at most 3 digits.
+func plainNumber(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		exp := strings.TrimLeft(s[i+1:], "+-")
+		return len(strings.TrimLeft(exp, "0")) <= 3
+	}
+	return true
 }
 
 // canonValue makes equal JSON values equal Go values: numbers become
