@@ -132,7 +132,7 @@ func TestHugeNumbers(t *testing.T) {
 	long := "1" + strings.Repeat("0", 1_000_000)
 	start := time.Now()
 	var huge []string
-	for range 200 {
+	for range 20 {
 		huge = append(huge, "1e999999", long)
 	}
 	for _, s := range huge {
@@ -141,7 +141,7 @@ func TestHugeNumbers(t *testing.T) {
 		}
 	}
 	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("400 huge numbers took %s", d)
+		t.Errorf("40 huge numbers took %s", d)
 	}
 	if r, ok := toRat(json.Number("0.1")); !ok || r.String() != "1/10" {
 		t.Errorf("0.1 is %v %v, want exactly 1/10", r, ok)
