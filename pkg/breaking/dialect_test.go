@@ -78,6 +78,31 @@ func TestDialectNoChange(t *testing.T) {
 	t.Logf("%d files; compared after fmt: %d, --to feagent: %d, --to schema: %d", len(files), counts[format.Keep], counts[format.Feagent], counts[format.Schema])
 }
 
+// TestCanonicalYAMLNoChange: export --format yaml (toolctl show's
+// canonical YAML, itself a tool file) of every bundled and corpus tool
+// means the same tool: no finding of any kind.
+func TestCanonicalYAMLNoChange(t *testing.T) {
+	n := 0
+	for _, f := range sampleFiles(t) {
+		for _, st := range f.Tools {
+			doc, _, err := export.Export([]*spec.Tool{st}, export.Options{Format: export.YAML})
+			if err != nil {
+				continue // a tool the canonical form refuses
+			}
+			g := spec.ParseFile(st.Name+".yaml", doc)
+			if len(g.Errors) > 0 || len(g.Tools) != 1 {
+				t.Errorf("%s: tool %s: export --format yaml does not load back: %v", f.Path, st.Name, g.Errors)
+				continue
+			}
+			n++
+			for _, d := range Compare([]*Tool{FromSpec(st)}, []*Tool{FromSpec(g.Tools[0])}, Options{Additions: true}) {
+				t.Errorf("%s: export --format yaml: %s", f.Path, d.String())
+			}
+		}
+	}
+	t.Logf("%d tools compared with their canonical YAML", n)
+}
+
 // TestExportImportNoCallChange: every provider format export writes,
 // imported back, takes the same calls and returns the same results: no
 // call or result finding.
