@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -151,6 +152,9 @@ var mutations = []mutation{
 		return true
 	}},
 	{"close the object", "additional-properties-closed", false, func(root, prop *spec.Map, name string) bool {
+		if !firstProp(root, name) {
+			return false // once per object
+		}
 		if v, ok := root.Get("additionalProperties"); ok && v == false {
 			return false
 		}
@@ -158,26 +162,14 @@ var mutations = []mutation{
 		return true
 	}},
 	{"add a required parameter", "param-required-added", false, func(root, prop *spec.Map, name string) bool {
+		if !firstProp(root, name) {
+			return false // once per object
+		}
 		props, _ := root.GetMap("properties")
 		m := spec.NewMap(1)
 		m.Set("type", "string")
 		props.Set("toolctl_mutated_param", m)
 		root.Set("required", append(requiredList(root), "toolctl_mutated_param"))
-		return true
-	}},
-	{"remove a nested property", "param-removed", false, func(root, prop *spec.Map, name string) bool {
-		target := prop
-		if isType(prop, "array") {
-			target, _ = prop.GetMap("items")
-		}
-		if target == nil {
-			return false
-		}
-		nested, ok := target.GetMap("properties")
-		if !ok || nested.Len() == 0 {
-			return false
-		}
-		nested.Delete(nested.Keys()[0])
 		return true
 	}},
 	{"remove an output field", "output-field-removed", true, func(root, prop *spec.Map, name string) bool {
@@ -207,13 +199,65 @@ var mutations = []mutation{
 	}},
 }
 
+// containers lists the JSON pointer token paths of the object schemas
+// with properties in root: root itself, and those of plain properties that
+// are objects or arrays of objects, down to depth levels.
+func containers(root *spec.Map, depth int) [][]string {
+	out := [][]string{nil}
+	if depth == 0 {
+		return out
+	}
+	props, ok := root.GetMap("properties")
+	if !ok {
+		return out
+	}
+	for _, name := range props.Keys() {
+		v, _ := props.Get(name)
+		prop, ok := v.(*spec.Map)
+		if !ok || prop.Has("$ref") {
+			continue
+		}
+		base := []string{"properties", name}
+		if items, ok := prop.GetMap("items"); ok && !items.Has("$ref") {
+			prop, base = items, append(base, "items")
+		}
+		if !prop.Has("properties") {
+			continue
+		}
+		for _, sub := range containers(prop, depth-1) {
+			out = append(out, append(slices.Clone(base), sub...))
+		}
+	}
+	return out
+}
+
+func walk(root *spec.Map, path []string) *spec.Map {
+	cur := root
+	for _, tok := range path {
+		v, _ := cur.Get(tok)
+		m, ok := v.(*spec.Map)
+		if !ok {
+			return nil
+		}
+		cur = m
+	}
+	return cur
+}
+
+// deepClone copies a schema with every nested map.
+func deepClone(m *spec.Map) *spec.Map {
+	c, _ := spec.CloneValue(m).(*spec.Map)
+	return c
+}
+
 // TestMutations: for every bundled and corpus tool, every single schema
-// mutation of each kind on each (plain) parameter or output field is
-// reported with its rule.
+// mutation of each kind on each plain parameter or output field, at the
+// top level and inside nested objects and array items, is reported with
+// its rule.
 func TestMutations(t *testing.T) {
 	files := sampleFiles(t)
 	applied, missed := map[string]int{}, map[string]int{}
-	tools := 0
+	tools, nested := 0, 0
 	for _, f := range files {
 		for _, st := range f.Tools {
 			old := FromSpec(st)
@@ -226,39 +270,45 @@ func TestMutations(t *testing.T) {
 					}
 					base = st.OutputSchema
 				}
-				props, ok := base.GetMap("properties")
-				if !ok {
-					continue
-				}
-				for _, name := range props.Keys() {
-					if !m.output && old.bound(name) {
+				for _, cpath := range containers(base, 3) {
+					props, ok := walk(base, cpath).GetMap("properties")
+					if !ok {
 						continue
 					}
-					root := base.Clone()
-					rp, _ := root.GetMap("properties")
-					pv, _ := rp.Get(name)
-					prop, ok := pv.(*spec.Map)
-					if !ok || prop.Has("$ref") || prop.Has("anyOf") || prop.Has("oneOf") || prop.Has("allOf") {
-						continue
-					}
-					if !m.apply(root, prop, name) {
-						continue
-					}
-					nw := *old
-					if m.output {
-						nw.Output = Normalise(root, "/output_schema")
-					} else {
-						nw.Input = Normalise(root, "/input_schema")
-					}
-					applied[m.kind]++
-					found := false
-					for _, d := range Compare([]*Tool{old}, []*Tool{&nw}, Options{}) {
-						found = found || d.Rule == m.rule
-					}
-					if !found {
-						missed[m.kind]++
-						if missed[m.kind] <= 3 {
-							t.Errorf("%s: tool %s, %s %q: no %s finding", f.Path, st.Name, m.kind, name, m.rule)
+					for _, name := range props.Keys() {
+						if !m.output && len(cpath) == 0 && old.bound(name) {
+							continue
+						}
+						root := deepClone(base)
+						container := walk(root, cpath)
+						rp, _ := container.GetMap("properties")
+						pv, _ := rp.Get(name)
+						prop, ok := pv.(*spec.Map)
+						if !ok || prop.Has("$ref") || prop.Has("anyOf") || prop.Has("oneOf") || prop.Has("allOf") {
+							continue
+						}
+						if !m.apply(container, prop, name) {
+							continue
+						}
+						nw := *old
+						if m.output {
+							nw.Output = Normalise(root, "/output_schema")
+						} else {
+							nw.Input = Normalise(root, "/input_schema")
+						}
+						applied[m.kind]++
+						if len(cpath) > 0 {
+							nested++
+						}
+						found := false
+						for _, d := range Compare([]*Tool{old}, []*Tool{&nw}, Options{}) {
+							found = found || d.Rule == m.rule
+						}
+						if !found {
+							missed[m.kind]++
+							if missed[m.kind] <= 3 {
+								t.Errorf("%s: tool %s, %s %q in /%s: no %s finding", f.Path, st.Name, m.kind, name, strings.Join(cpath, "/"), m.rule)
+							}
 						}
 					}
 				}
@@ -275,7 +325,7 @@ func TestMutations(t *testing.T) {
 		total += applied[k]
 		t.Logf("%-40s %6d mutations, %d missed", k, applied[k], missed[k])
 	}
-	t.Logf("%d tools, %d mutations of %d kinds", tools, total, len(kinds))
+	t.Logf("%d tools, %d mutations of %d kinds (%d inside nested objects or items)", tools, total, len(kinds), nested)
 	for _, m := range mutations {
 		// no bundled or corpus tool has a const parameter: the golden
 		// case const-changed covers it
@@ -283,6 +333,11 @@ func TestMutations(t *testing.T) {
 			t.Errorf("mutation %q applied to no tool", m.kind)
 		}
 	}
+}
+
+func firstProp(container *spec.Map, name string) bool {
+	props, _ := container.GetMap("properties")
+	return props != nil && props.Len() > 0 && props.Keys()[0] == name
 }
 
 func ratOne() *big.Rat { return big.NewRat(1, 1) }
