@@ -3,6 +3,7 @@ package breaking
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +143,52 @@ func TestExportImportNoCallChange(t *testing.T) {
 			}
 		}
 		t.Logf("--format %s: %d files exported and imported back", fmtName, n)
+	}
+}
+
+// reversed is v with the keys of every map in reverse order, the required
+// lists reversed too.
+func reversed(v any, key string) any {
+	switch x := v.(type) {
+	case *spec.Map:
+		keys := x.Keys()
+		out := spec.NewMap(len(keys))
+		for i := len(keys) - 1; i >= 0; i-- {
+			val, _ := x.Get(keys[i])
+			out.Set(keys[i], reversed(val, keys[i]))
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = reversed(e, "")
+		}
+		if key == "required" {
+			slices.Reverse(out)
+		}
+		return out
+	}
+	return v
+}
+
+// TestKeyOrderNoChange: the schemas of every bundled and corpus tool with
+// every key order reversed mean the same: no finding, the same canonical
+// JSON.
+func TestKeyOrderNoChange(t *testing.T) {
+	for _, f := range sampleFiles(t) {
+		for _, st := range f.Tools {
+			old := FromSpec(st)
+			nw := *old
+			nw.Input = Normalise(reversed(st.Input(), "").(*spec.Map), "/input_schema")
+			if st.OutputSchema != nil {
+				nw.Output = Normalise(reversed(st.OutputSchema, "").(*spec.Map), "/output_schema")
+			}
+			for _, d := range Compare([]*Tool{old}, []*Tool{&nw}, Options{Additions: true}) {
+				t.Errorf("%s: keys reversed: %s", f.Path, d.String())
+			}
+			if a, b := string(old.JSON()), string(nw.JSON()); a != b {
+				t.Errorf("%s: tool %s: keys reversed, the canonical JSON differs:\n%s\n%s", f.Path, st.Name, a, b)
+			}
+		}
 	}
 }
