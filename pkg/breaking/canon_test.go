@@ -2,6 +2,7 @@ package breaking
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -148,5 +149,26 @@ func TestHugeNumbers(t *testing.T) {
 	}
 	if r, ok := toRat(json.Number("1e300")); !ok || !r.IsInt() {
 		t.Errorf("1e300: %v %v", r, ok)
+	}
+}
+
+// A tool removed while another with the same parameters appears is a
+// rename; tools without parameters are never paired.
+func TestRename(t *testing.T) {
+	withParam := withInput("type: object\nproperties:\n  q: {type: string}\n")
+	a := parseTool(t, withParam)
+	b := parseTool(t, strings.Replace(withParam, "name: t", "name: u", 1))
+	ds := Compare([]*Tool{a}, []*Tool{b}, Options{Additions: true})
+	if len(ds) != 1 || ds[0].Rule != "tool-renamed" || !strings.Contains(ds[0].Message, "tool t was renamed to u") {
+		t.Errorf("rename: %v", ds)
+	}
+	bare := "name: t\ndescription: Does t. Use when t is needed.\n"
+	c, d := parseTool(t, bare), parseTool(t, strings.Replace(bare, "name: t", "name: u", 1))
+	var rules []string
+	for _, x := range Compare([]*Tool{c}, []*Tool{d}, Options{Additions: true}) {
+		rules = append(rules, x.Rule)
+	}
+	if !slices.Equal(rules, []string{"tool-removed", "tool-added"}) && !slices.Equal(rules, []string{"tool-added", "tool-removed"}) {
+		t.Errorf("tools without parameters: %v, want tool-removed and tool-added", rules)
 	}
 }

@@ -69,10 +69,12 @@ func Compare(old, new []*Tool, opts Options) []diag.Diagnostic {
 			c.tool(o, n)
 			continue
 		}
+		// A rename is told by the input schema; one without parameters
+		// tells nothing (every such tool would look like every other).
 		key := callKey(o.Input)
 		var to *Tool
 		for _, a := range added {
-			if !renamed[a] && callKey(a.Input) == key {
+			if !renamed[a] && o.Input != nil && len(o.Input.Props) > 0 && callKey(a.Input) == key {
 				to = a
 				break
 			}

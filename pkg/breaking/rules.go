@@ -55,7 +55,9 @@ Bad (old: tools/search.yaml, new: no such tool):
 Good: keep search, and add its replacement beside it.`},
 	{ID: "tool-renamed", Category: CatCall, Severity: diag.Error,
 		Description: "A tool disappeared while a new one with the same input schema appeared.",
-		Explain: `A rename breaks every caller of the old name exactly as a removal does.
+		Explain: `A rename breaks every caller of the old name exactly as a removal does. A
+tool without parameters is never taken for a renamed one (its schema says
+nothing): it is reported as removed.
 
 Bad:
   old: name: search_docs
