@@ -172,3 +172,19 @@ func TestRename(t *testing.T) {
 		t.Errorf("tools without parameters: %v, want tool-removed and tool-added", rules)
 	}
 }
+
+// A keyword beside an anyOf that changes is one finding, not one more per
+// alternative.
+func TestUnionBaseOnce(t *testing.T) {
+	old := withInput("type: object\nproperties:\n  v:\n    maxLength: 10\n    anyOf: [{type: string}, {type: integer}]\n")
+	a, b := parseTool(t, old), parseTool(t, strings.Replace(old, "maxLength: 10", "maxLength: 5", 1))
+	n := 0
+	for _, d := range Compare([]*Tool{a}, []*Tool{b}, Options{}) {
+		if d.Rule == "constraint-tightened" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d constraint-tightened findings, want 1", n)
+	}
+}
