@@ -96,9 +96,17 @@ func Compare(old, new []*Tool, opts Options) []diag.Diagnostic {
 			cmp.Compare(a.Span.Start.Col, b.Span.Start.Col), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Message, b.Message))
 	})
 	// A keyword beside an anyOf is compared on its own and again inside
-	// each alternative: one finding is enough.
-	return slices.CompactFunc(c.out, func(a, b diag.Diagnostic) bool {
-		return a.File == b.File && a.Span == b.Span && a.Rule == b.Rule && a.Message == b.Message
+	// each alternative (where it points at the alternative): the first
+	// finding of a tool with a message is enough.
+	type key struct{ tool, rule, msg string }
+	seen := map[key]bool{}
+	return slices.DeleteFunc(c.out, func(d diag.Diagnostic) bool {
+		k := key{d.Tool, d.Rule, d.Message}
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
 	})
 }
 
