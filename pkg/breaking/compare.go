@@ -242,6 +242,14 @@ func (c *comparer) input(o, n *Schema, path string, depth int) {
 			c.at("param-description-changed", newSide, n.Ptr+"/description", "the description of %s changed: %s", label(path), wordDiff(o.Description, n.Description))
 		}
 	}
+	if c.probe == nil && path != "" {
+		switch {
+		case o.HasDefault && !n.HasDefault:
+			c.at("default-changed", newSide, n.Ptr, "the default of %s (%s) was removed: calls that leave it out now get none", label(path), clipText(canonJSON(o.Default)))
+		case o.HasDefault && canonJSON(o.Default) != canonJSON(n.Default):
+			c.at("default-changed", newSide, n.Ptr+"/default", "the default of %s changed from %s to %s: calls that leave it out now do something else", label(path), clipText(canonJSON(o.Default)), clipText(canonJSON(n.Default)))
+		}
+	}
 	if !c.types(o, n, path) {
 		return
 	}

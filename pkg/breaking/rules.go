@@ -218,6 +218,16 @@ Bad:
   new: entry: {type: http, url: "https://api.example.net/v1/search"}
 
 Good: review the new target and say so in the change; this warning is the reminder.`},
+	{ID: "default-changed", Category: CatBehaviour, Severity: diag.Warning,
+		Description: "A parameter's default changed or was removed: calls that leave it out now do something else.",
+		Explain: `Agents often leave optional parameters out and rely on the default; a new
+default changes what those calls do, without any validation error.
+
+Bad:
+  old: limit: {type: integer, default: 100}
+  new: limit: {type: integer, default: 10}
+
+Good: keep the default, and let callers who want 10 pass it.`},
 	{ID: "timeout-shortened", Category: CatBehaviour, Severity: diag.Warning,
 		Description: "runtime.timeout became shorter.",
 		Explain: `Calls that finished in time may now time out.
