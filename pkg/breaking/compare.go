@@ -156,6 +156,14 @@ func (c *comparer) emit(o, n *Tool, id string, sd side, ptr, format string, args
 	if sev == diag.Off {
 		return
 	}
+	if _, set := c.opts.Severity[r.ID]; r.Category == CatAddition && !c.opts.Additions && !set {
+		// not listed: it only asks for a minor version bump (and needs
+		// no position, which may cost a parse of the file)
+		if c.found != nil {
+			c.found[r.Category] = true
+		}
+		return
+	}
 	t := n
 	if sd == oldSide || n == nil {
 		t = o
@@ -166,11 +174,6 @@ func (c *comparer) emit(o, n *Tool, id string, sd side, ptr, format string, args
 	}
 	if c.found != nil {
 		c.found[r.Category] = true
-	}
-	if r.Category == CatAddition && !c.opts.Additions {
-		if _, set := c.opts.Severity[r.ID]; !set {
-			return
-		}
 	}
 	c.out = append(c.out, d)
 }
