@@ -37,6 +37,10 @@ type Tool struct {
 	Examples []Example
 	Triggers []string
 	Warnings []string
+	// Entry, Bind and Runtime are the tool's definitions of how it runs
+	// (entry with its canonical type, bind with each source, runtime),
+	// for CanonicalJSON: a pinned tool changes when any of them does.
+	Entry, Bind, Runtime *spec.Map
 
 	// Source is the tool as loaded (nil for a tool built another way).
 	Source *spec.Tool
@@ -82,12 +86,45 @@ func FromSpec(t *spec.Tool) *Tool {
 	}
 	if e := t.Entry; e != nil {
 		c.EntryTarget = entryTarget(e)
+		c.Entry = e.ToMap()
+		c.Entry.Set("type", e.Kind())
 	}
-	if t.Runtime != nil {
-		c.Timeout = t.Runtime.Timeout
+	if r := t.Runtime; r != nil {
+		c.Timeout = r.Timeout
+		c.Runtime = spec.NewMap(7)
+		for _, d := range []struct {
+			k string
+			v time.Duration
+		}{{"timeout", r.Timeout}, {"retry_delay", r.RetryDelay}, {"max_delay", r.MaxDelay}} {
+			if d.v > 0 {
+				c.Runtime.Set(d.k, d.v.String())
+			}
+		}
+		if r.Memory != 0 {
+			c.Runtime.Set("memory", json.Number(strconv.FormatInt(r.Memory, 10)))
+		}
+		if r.Retries != nil {
+			c.Runtime.Set("retries", json.Number(strconv.Itoa(*r.Retries)))
+		}
+		if r.Backoff != "" {
+			c.Runtime.Set("backoff", r.Backoff)
+		}
+		if r.RetryNonIdempotent != nil {
+			c.Runtime.Set("retry_non_idempotent", *r.RetryNonIdempotent)
+		}
+	}
+	if len(t.Bind) > 0 {
+		c.Bind = spec.NewMap(len(t.Bind))
 	}
 	for _, b := range t.Bind {
 		c.Bound = append(c.Bound, b.Param)
+		src := spec.NewMap(1)
+		if b.Kind == spec.BindValue {
+			src.Set(string(b.Kind), b.Value)
+		} else {
+			src.Set(string(b.Kind), b.Ref)
+		}
+		c.Bind.Set(b.Param, src)
 	}
 	slices.Sort(c.Bound)
 	for _, ex := range t.Examples {
@@ -146,7 +183,8 @@ func (t *Tool) Span(ptr string) diag.Span {
 func (t *Tool) bound(p string) bool { return slices.Contains(t.Bound, p) }
 
 // CanonicalJSON is the canonical JSON of a tool: what a call must look
-// like, what it returns, how it runs and what the model reads, with
+// like, what it returns, how it runs (the whole entry, bind and runtime)
+// and what the model reads, with
 // references resolved, equivalent schema spellings made one, keys sorted,
 // numbers in one form and no insignificant space. Two files that mean the
 // same tool (any dialect, layout, key order or formatting) give the same
@@ -199,16 +237,21 @@ func (t *Tool) JSON() []byte {
 	if hints.Len() > 0 {
 		m.Set("annotations", hints)
 	}
-	if t.EntryKind != "" {
+	switch {
+	case t.Entry != nil:
+		m.Set("entry", t.Entry)
+	case t.EntryKind != "":
 		e := spec.NewMap(2)
 		e.Set("target", t.EntryTarget)
 		e.Set("type", t.EntryKind)
 		m.Set("entry", e)
 	}
-	if t.Timeout > 0 {
-		m.Set("timeout", t.Timeout.String())
+	if t.Runtime != nil && t.Runtime.Len() > 0 {
+		m.Set("runtime", t.Runtime)
 	}
-	set("bind", t.Bound)
+	if t.Bind != nil {
+		m.Set("bind", t.Bind)
+	}
 	if len(t.Examples) > 0 {
 		l := make([]any, len(t.Examples))
 		for i, ex := range t.Examples {

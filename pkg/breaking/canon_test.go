@@ -124,6 +124,19 @@ func TestCanonicalJSON(t *testing.T) {
 	if string(CanonicalJSON(d.Tools[0])) == want {
 		t.Error("a maxLength added does not change the canonical JSON")
 	}
+	// How it runs is pinned too: the entry's code, a binding's source, the
+	// runtime; the entry type's alias is the canonical type.
+	js := "name: t\ndescription: Does t. Use when t is needed.\nentry:\n  type: javascript\n  code: \"function execute(i) { return 1 }\"\nbind:\n  key: {env: KEY}\nruntime: {timeout: 5s}\n"
+	base := string(CanonicalJSON(spec.ParseFile("e.yaml", []byte(js)).Tools[0]))
+	for _, change := range [][2]string{{"return 1", "return 2"}, {"env: KEY", "env: OTHER_KEY"}, {"timeout: 5s", "timeout: 6s"}} {
+		if got := string(CanonicalJSON(spec.ParseFile("e.yaml", []byte(strings.Replace(js, change[0], change[1], 1))).Tools[0])); got == base {
+			t.Errorf("%s → %s does not change the canonical JSON %s", change[0], change[1], base)
+		}
+	}
+	rest := "name: t\ndescription: Does t. Use when t is needed.\nentry: {type: rest, url: \"https://x.example/a\", method: GET}\n"
+	if got := string(CanonicalJSON(spec.ParseFile("r.yaml", []byte(rest)).Tools[0])); !strings.Contains(got, `"type":"http"`) {
+		t.Errorf("entry type rest: %s, want the canonical type http", got)
+	}
 }
 
 // Numbers an attacker may write (1e999999, a mantissa of a million

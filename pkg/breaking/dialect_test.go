@@ -74,6 +74,11 @@ func TestDialectNoChange(t *testing.T) {
 			for _, d := range Compare(fromFile(f), fromFile(g), Options{}) {
 				t.Errorf("%s: fmt --to %q: %s", f.Path, to, d.String())
 			}
+			for i := range min(len(f.Tools), len(g.Tools)) {
+				if a, b := string(CanonicalJSON(f.Tools[i])), string(CanonicalJSON(g.Tools[i])); a != b {
+					t.Errorf("%s: fmt --to %q changes the canonical JSON:\n%s\n%s", f.Path, to, a, b)
+				}
+			}
 		}
 	}
 	t.Logf("%d files; compared after fmt: %d, --to feagent: %d, --to schema: %d", len(files), counts[format.Keep], counts[format.Feagent], counts[format.Schema])
@@ -98,6 +103,10 @@ func TestCanonicalYAMLNoChange(t *testing.T) {
 			n++
 			for _, d := range Compare([]*Tool{FromSpec(st)}, []*Tool{FromSpec(g.Tools[0])}, Options{Additions: true}) {
 				t.Errorf("%s: export --format yaml: %s", f.Path, d.String())
+			}
+			// what toolctl lock will pin: the same bytes
+			if a, b := string(CanonicalJSON(st)), string(CanonicalJSON(g.Tools[0])); a != b {
+				t.Errorf("%s: tool %s: export --format yaml changes the canonical JSON:\n%s\n%s", f.Path, st.Name, a, b)
 			}
 		}
 	}
