@@ -201,3 +201,21 @@ func TestUnionBaseOnce(t *testing.T) {
 		t.Errorf("%d constraint-tightened findings, want 1", n)
 	}
 }
+
+// A type written beside an enum that implies it is no change; one that
+// excludes enum values is.
+func TestEnumImpliesType(t *testing.T) {
+	old := parseTool(t, withInput("type: object\nproperties:\n  o: {enum: [asc, desc]}\n  n: {enum: [1, 2]}\n"))
+	same := parseTool(t, withInput("type: object\nproperties:\n  o: {type: string, enum: [asc, desc]}\n  n: {type: number, enum: [1, 2]}\n"))
+	for _, d := range Compare([]*Tool{old}, []*Tool{same}, Options{Additions: true}) {
+		t.Errorf("a type the enum implies: %s", d.String())
+	}
+	narrower := parseTool(t, withInput("type: object\nproperties:\n  o: {type: string, enum: [asc, desc]}\n  n: {type: string, enum: [1, 2]}\n"))
+	var got []string
+	for _, d := range Compare([]*Tool{old}, []*Tool{narrower}, Options{}) {
+		got = append(got, d.Rule+" "+d.Message)
+	}
+	if len(got) == 0 || !strings.Contains(strings.Join(got, "\n"), "type-changed the type of parameter n changed from integer to string") {
+		t.Errorf("enum [1, 2] typed string: %v", got)
+	}
+}

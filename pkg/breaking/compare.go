@@ -9,6 +9,7 @@ package breaking
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"slices"
@@ -273,7 +274,7 @@ func refName(s *Schema) string {
 // types compares the accepted types; false when no old type is accepted
 // any more (the rest would be noise).
 func (c *comparer) types(o, n *Schema, path string) bool {
-	ot, nt := o.Types, n.Types
+	ot, nt := effectiveTypes(o), effectiveTypes(n)
 	if nt == nil {
 		if ot != nil {
 			c.at("constraint-loosened", newSide, n.Ptr, "%s takes any type now (was %s)", label(path), typeList(ot))
@@ -314,6 +315,49 @@ func (c *comparer) types(o, n *Schema, path string) bool {
 	}
 	c.at("type-changed", newSide, n.Ptr+"/type", "%s", msg)
 	return kept
+}
+
+// effectiveTypes are the types a schema accepts: its type, or without one
+// the types of its enum or const values ({enum: [a, b]} takes strings
+// only, as {type: string, enum: [a, b]} does).
+func effectiveTypes(s *Schema) []string {
+	vals := allowed(s)
+	if len(vals) == 0 {
+		return s.Types
+	}
+	var ts []string
+	for _, v := range vals {
+		if t := jsonType(v); accepts(s.Types, t) {
+			ts = append(ts, t)
+		} else if t == "integer" && accepts(s.Types, "number") {
+			ts = append(ts, "number")
+		}
+	}
+	if len(ts) == 0 {
+		return s.Types // no value has the type: it says what is meant
+	}
+	return sortTypes(ts)
+}
+
+// jsonType is the JSON Schema type of a canonical value (integer for a
+// whole number).
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if r, ok := toRat(x); ok && r.IsInt() {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	}
+	return "object"
 }
 
 func typeList(ts []string) string {
