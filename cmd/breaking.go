@@ -220,6 +220,9 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 	if len(oldSide.Tools) == 0 && !app.Quiet {
 		fmt.Fprintf(app.IO.ErrOut, "toolctl: note: %s has no tools; every tool counts as new\n", oldSide.Label)
 	}
+	if len(newSide.Tools) == 0 && len(oldSide.Tools) > 0 && !app.Quiet {
+		fmt.Fprintf(app.IO.ErrOut, "toolctl: note: %s has no tools; every tool counts as removed\n", newSide.Label)
+	}
 	if len(cfg.Ignore) > 0 {
 		breaking.Drop(oldSide, newSide, func(file string) bool { return app.ignored(cfg.Ignore, file) })
 	}
