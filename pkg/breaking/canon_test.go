@@ -60,6 +60,14 @@ func TestEquivalentForms(t *testing.T) {
 			"type: object\nproperties:\n  n: {type: [number, integer, string]}\n",
 			"type: object\nproperties:\n  n: {anyOf: [{type: string}, {type: number}]}\n",
 		},
+		{ // nullable beside a $ref is about the target's type
+			"type: object\nproperties:\n  p: {$ref: \"#/$defs/s\", nullable: true}\n$defs:\n  s: {type: string}\n",
+			"type: object\nproperties:\n  p: {type: [string, \"null\"]}\n",
+		},
+		{ // properties: {} says nothing
+			"type: object\nproperties: {}\n",
+			"type: object\n",
+		},
 		{ // draft 4's boolean exclusiveMinimum
 			"type: object\nproperties:\n  n: {type: number, minimum: 0, exclusiveMinimum: true}\n",
 			"type: object\nproperties:\n  n: {type: number, exclusiveMinimum: 0}\n",

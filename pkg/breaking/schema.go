@@ -127,7 +127,11 @@ func (n *normaliser) schema(m *spec.Map, ptr string, depth int) *Schema {
 		sib := m.Clone()
 		sib.Delete("$ref")
 		over := n.schema(sib, ptr, depth)
-		return mergeSchemas(resolved, over)
+		merged := mergeSchemas(resolved, over)
+		if v, _ := m.Get("nullable"); v == true {
+			merged.addNull() // the siblings' nullable is about the target's type
+		}
+		return merged
 	}
 	n.readSiblings(s, m, ptr, depth)
 	return s.simplify()
@@ -195,8 +199,8 @@ func (n *normaliser) readSiblings(s *Schema, m *spec.Map, ptr string, depth int)
 			nullable, _ = v.(bool)
 		case "properties":
 			pm, _ := v.(*spec.Map)
-			if pm == nil {
-				continue
+			if pm == nil || pm.Len() == 0 {
+				continue // properties: {} says nothing
 			}
 			s.Props = make(map[string]*Schema, pm.Len())
 			for j := range pm.Len() {
