@@ -205,6 +205,9 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 	case opts.againstServer != "" || opts.againstURL != "":
 		oldSide, err = app.breakingServer(ctx, opts, opts.againstServer, opts.againstURL)
 	case pathExists(opts.against):
+		if !strings.ContainsAny(opts.against, `/\`) && breaking.IsGitRef(ctx, ".", opts.against) && !app.Quiet {
+			fmt.Fprintf(app.IO.ErrOut, "toolctl: note: --against %s is both a path and a git ref; comparing with the path (write heads/%s or %s^{commit} for the ref)\n", opts.against, opts.against, opts.against)
+		}
 		oldSide, err = breaking.LoadPaths([]string{opts.against})
 	default:
 		if paths == nil { // the new side is a server: the tools directory at REF

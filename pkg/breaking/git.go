@@ -169,6 +169,19 @@ func LoadGit(ctx context.Context, dir, ref string, paths []string) (*Side, error
 	return side, nil
 }
 
+// IsGitRef reports whether ref names a commit in the git repository dir
+// is in (false without git or a repository).
+func IsGitRef(ctx context.Context, dir, ref string) bool {
+	if ref == "" || strings.HasPrefix(ref, "-") || strings.ContainsAny(ref, "\x00\n\r") {
+		return false
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return false
+	}
+	_, err := git(ctx, dir, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	return err == nil
+}
+
 // git runs git with args in dir and returns its stdout.
 func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
