@@ -49,7 +49,46 @@ type Tool struct {
 	// At is the tool's position when the source has no positions of its
 	// own (an imported tool).
 	At diag.Span
+	// Lacks are the fields the tool's source format cannot carry (a
+	// provider's tools array has no title or examples, tools/list no
+	// detail): such a field left empty is unknown, not removed, and is not
+	// compared.
+	Lacks Fields
 }
+
+// Fields is a set of the fields a format may lack.
+type Fields uint8
+
+// The fields of Fields.
+const (
+	FieldTitle Fields = 1 << iota
+	FieldDetail
+	FieldExamples
+	FieldOutput
+	FieldHints
+)
+
+// MCPLacks are the fields an MCP tools/list result does not carry.
+const MCPLacks = FieldDetail | FieldExamples
+
+// ProviderLacks are the fields a provider's tools array (OpenAI,
+// Anthropic, Gemini) does not carry.
+const ProviderLacks = FieldTitle | FieldDetail | FieldExamples | FieldOutput | FieldHints
+
+// lacksOf is what a dialect of tool files cannot carry.
+func lacksOf(d spec.Dialect) Fields {
+	switch d {
+	case spec.DialectOpenAI, spec.DialectDocker:
+		return ProviderLacks
+	case spec.DialectMCP:
+		return MCPLacks
+	}
+	return 0
+}
+
+// unknown reports whether field f of t is unknown rather than empty: t
+// comes from a format without it.
+func (t *Tool) unknown(f Fields, empty bool) bool { return t.Lacks&f != 0 && empty }
 
 // Hints are MCP's tool annotations; nil is unset.
 type Hints struct {
@@ -77,6 +116,7 @@ func FromSpec(t *spec.Tool) *Tool {
 		Warnings:    t.Warnings,
 		Source:      t,
 		File:        t.Path(),
+		Lacks:       lacksOf(t.Dialect),
 	}
 	if c.Title == "" && t.Annotations != nil {
 		c.Title = t.Annotations.Title

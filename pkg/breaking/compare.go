@@ -192,6 +192,7 @@ func (c *comparer) tool(o, n *Tool) {
 	switch {
 	case o.Output != nil && n.Output != nil:
 		c.output(o.Output, n.Output, "", 0)
+	case o.unknown(FieldOutput, o.Output == nil) || n.unknown(FieldOutput, n.Output == nil):
 	case o.Output != nil:
 		c.at("output-field-removed", oldSide, "/output_schema", "the output schema of %s was removed: callers that read its fields get nothing", o.Name)
 	case n.Output != nil:
@@ -819,6 +820,9 @@ func (c *comparer) behaviour(o, n *Tool) {
 		{"idempotentHint", o.Hints.Idempotent, n.Hints.Idempotent, false, false, "repeating a call may now have more effect"},
 		{"openWorldHint", o.Hints.OpenWorld, n.Hints.OpenWorld, true, true, "it may now reach outside systems"},
 	} {
+		if o.unknown(FieldHints, o.Hints == Hints{}) || n.unknown(FieldHints, n.Hints == Hints{}) {
+			break
+		}
 		ov, nv := hint(h.o, h.def), hint(h.n, h.def)
 		if ov != nv && nv == h.bad {
 			set := ""
@@ -860,11 +864,11 @@ func (c *comparer) prompt(o, n *Tool) {
 	if norm(o.Description) != norm(n.Description) {
 		c.at("description-changed", newSide, "/description", "the description changed: %s", wordDiff(o.Description, n.Description))
 	}
-	if norm(o.Detail) != norm(n.Detail) {
+	if norm(o.Detail) != norm(n.Detail) && !o.unknown(FieldDetail, o.Detail == "") && !n.unknown(FieldDetail, n.Detail == "") {
 		c.at("description-changed", newSide, "/detail", "the detail changed: %s", wordDiff(o.Detail, n.Detail))
 	}
 	switch ot, nt := norm(o.Title), norm(n.Title); {
-	case ot == nt:
+	case ot == nt, o.unknown(FieldTitle, ot == ""), n.unknown(FieldTitle, nt == ""):
 	case ot == "":
 		c.at("title-changed", newSide, "/title", "a title was added: %q", n.Title)
 	case nt == "":
@@ -872,7 +876,7 @@ func (c *comparer) prompt(o, n *Tool) {
 	default:
 		c.at("title-changed", newSide, "/title", "the title changed from %q to %q", o.Title, n.Title)
 	}
-	if exampleKey(o.Examples) != exampleKey(n.Examples) {
+	if exampleKey(o.Examples) != exampleKey(n.Examples) && !o.unknown(FieldExamples, len(o.Examples) == 0) && !n.unknown(FieldExamples, len(n.Examples) == 0) {
 		c.at("examples-changed", newSide, "/examples", "the examples changed (%d before, %d now): the model copies them", len(o.Examples), len(n.Examples))
 	}
 }

@@ -142,7 +142,10 @@ func loadFile(f *spec.File) *loadedFile {
 		if res, err := importer.Import(data, importer.Options{Name: f.Path}); err == nil && len(res.Tools) > 0 {
 			for _, it := range res.Tools {
 				t := FromSpec(it.Tool)
-				t.File, t.At = f.Path, diag.At(it.Pos)
+				t.File, t.At, t.Lacks = f.Path, diag.At(it.Pos), ProviderLacks
+				if res.Format == importer.MCP {
+					t.Lacks = MCPLacks
+				}
 				lf.tools = append(lf.tools, t)
 			}
 			return lf
@@ -170,7 +173,7 @@ func LoadServer(ctx context.Context, opts importer.ServerOptions) (*Side, error)
 	side := &Side{Label: label}
 	for _, it := range res.Tools {
 		t := FromSpec(it.Tool)
-		t.File = label
+		t.File, t.Lacks = label, MCPLacks
 		side.Tools = append(side.Tools, t)
 	}
 	return side, nil
