@@ -88,12 +88,12 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 	})
 	root.AddCommand(
 		newCmdLint(app),
-		newCmdBreaking(app),
 		newCmdList(app),
 		newCmdShow(app),
 		newCmdRun(app),
 		newCmdExport(app),
 		newCmdImport(app),
+		newCmdBreaking(app),
 		newCmdDocs(app),
 		newCmdSchema(app),
 		newCmdNew(app),
