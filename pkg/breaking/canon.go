@@ -182,10 +182,7 @@ func FromSpec(t *spec.Tool) *Tool {
 func entryTarget(e *spec.Entry) string {
 	switch e.Kind() {
 	case spec.EntryHTTP:
-		if u, err := url.Parse(e.URL); err == nil && u.Host != "" {
-			return u.Scheme + "://" + u.Host
-		}
-		return e.URL
+		return urlOrigin(e.URL)
 	case spec.EntryMCP:
 		if e.Server != "" {
 			return e.Server
@@ -201,6 +198,25 @@ func entryTarget(e *spec.Entry) string {
 		return e.Module + ":" + e.Function
 	}
 	return ""
+}
+
+// urlOrigin is scheme://host[:port] of a URL, placeholders ({host},
+// ${API_HOST}) kept as written; the path and query are left out.
+func urlOrigin(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
+	}
+	rest, scheme := raw, ""
+	if i := strings.Index(raw, "://"); i >= 0 {
+		scheme, rest = strings.ToLower(raw[:i]), raw[i+3:]
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if scheme == "" {
+		return rest
+	}
+	return scheme + "://" + rest
 }
 
 // Span is the source range of the value at a canonical pointer of the

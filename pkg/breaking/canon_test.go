@@ -227,3 +227,19 @@ func TestEnumImpliesType(t *testing.T) {
 		t.Errorf("enum [1, 2] typed string: %v", got)
 	}
 }
+
+// An http entry's target is its origin, placeholders kept: a new path is
+// no new target, a new host (or host variable) is.
+func TestURLOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://api.example.com/v1/search?q={q}": "https://api.example.com",
+		"HTTPS://API.example.com:8443/x":          "https://api.example.com:8443",
+		"https://{host}/v1/items":                 "https://{host}",
+		"${BASE_URL}/v1/items":                    "${BASE_URL}",
+		"https://${API_HOST}/v2":                  "https://${API_HOST}",
+	} {
+		if got := urlOrigin(in); got != want {
+			t.Errorf("urlOrigin(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
