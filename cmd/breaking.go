@@ -110,6 +110,14 @@ unreachable server: the message says which).`,
 	f.StringSliceVar(&opts.targets, "target", nil, "provider packs to check (provider rule): "+strings.Join(compat.Targets, ","))
 	f.BoolVar(&opts.listRules, "list-rules", false, "list the rules (with --format json: as JSON) and exit")
 	f.StringVar(&opts.explain, "explain", "", "explain `RULE` with a bad and a good example, and exit")
+	_ = cmd.RegisterFlagCompletionFunc("against", func(c *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		// git refs, and files and directories (the shell's own completion)
+		ctx := c.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		return breaking.GitRefs(ctx, "."), cobra.ShellCompDirectiveDefault
+	})
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("target", cobra.FixedCompletions(compat.Targets, cobra.ShellCompDirectiveNoFileComp))

@@ -182,6 +182,19 @@ func IsGitRef(ctx context.Context, dir, ref string) bool {
 	return err == nil
 }
 
+// GitRefs lists the branches, tags and remote branches of the repository
+// dir is in (for shell completion); nil without git or a repository.
+func GitRefs(ctx context.Context, dir string) []string {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil
+	}
+	out, err := git(ctx, dir, nil, "for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes")
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(out))
+}
+
 // git runs git with args in dir and returns its stdout.
 func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
