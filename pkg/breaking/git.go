@@ -43,7 +43,7 @@ func LoadGit(ctx context.Context, dir, ref string, paths []string) (*Side, error
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, &GitError{fmt.Sprintf("--against %s: it is no file or directory, and git is not installed to read it as a git ref", ref)}
 	}
-	top, err := git(ctx, dir, nil, "rev-parse", "--show-toplevel")
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		msg := fmt.Sprintf("--against %s: it is no file or directory, and %s is not in a git repository to read it as a ref", ref, absDir(dir))
 		if e := err.Error(); !strings.Contains(e, "not a git repository") {
@@ -52,7 +52,7 @@ func LoadGit(ctx context.Context, dir, ref string, paths []string) (*Side, error
 		return nil, &GitError{msg}
 	}
 	root := strings.TrimRight(string(top), "\n")
-	commit, err := git(ctx, dir, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	commit, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 	if err != nil {
 		return nil, &GitError{fmt.Sprintf("--against %s: no such git ref (branch, tag or commit) in %s, and no such file or directory; for a remote branch, fetch it first (git fetch origin; actions/checkout with fetch-depth: 0)", ref, root)}
 	}
@@ -83,7 +83,7 @@ func LoadGit(ctx context.Context, dir, ref string, paths []string) (*Side, error
 	if whole {
 		args = args[:7]
 	}
-	list, err := git(ctx, root, nil, args...)
+	list, err := git(ctx, root, args...)
 	if err != nil {
 		return nil, &GitError{fmt.Sprintf("--against %s: listing the files at %s: %v", ref, sha[:min(12, len(sha))], err)}
 	}
@@ -178,7 +178,7 @@ func IsGitRef(ctx context.Context, dir, ref string) bool {
 	if _, err := exec.LookPath("git"); err != nil {
 		return false
 	}
-	_, err := git(ctx, dir, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	_, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 	return err == nil
 }
 
@@ -188,7 +188,7 @@ func GitRefs(ctx context.Context, dir string) []string {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil
 	}
-	out, err := git(ctx, dir, nil, "for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes")
+	out, err := git(ctx, dir, "for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes")
 	if err != nil {
 		return nil
 	}
@@ -196,10 +196,9 @@ func GitRefs(ctx context.Context, dir string) []string {
 }
 
 // git runs git with args in dir and returns its stdout.
-func git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Stdin = stdin
 	cmd.Env = gitEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
