@@ -93,6 +93,7 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 		newCmdRun(app),
 		newCmdExport(app),
 		newCmdImport(app),
+		newCmdBreaking(app),
 		newCmdDocs(app),
 		newCmdSchema(app),
 		newCmdNew(app),
