@@ -965,6 +965,14 @@ func (c *comparer) version(o, n *Tool) {
 		}
 		return v
 	}
+	// went says how the version moved: "stayed 1.0.0" reads better than
+	// "went from 1.0.0 to 1.0.0".
+	went := func() string {
+		if o.Version == n.Version {
+			return "stayed " + ver(n.Version)
+		}
+		return "went from " + ver(o.Version) + " to " + ver(n.Version)
+	}
 	if c.found[CatCall] || c.found[CatResult] {
 		bumped := nm > om || (om == 0 && nm == 0 && nn > on)
 		if !bumped {
@@ -972,12 +980,12 @@ func (c *comparer) version(o, n *Tool) {
 			if om == 0 {
 				want = "0." + strconv.Itoa(on+1) + ".0"
 			}
-			c.at("version-major-not-bumped", newSide, "/version", "%s has breaking changes but its version went from %s to %s; make it %s", n.Name, ver(o.Version), ver(n.Version), want)
+			c.at("version-major-not-bumped", newSide, "/version", "%s has breaking changes but its version %s; make it %s", n.Name, went(), want)
 		}
 		return
 	}
 	if c.found[CatAddition] && !(nm > om || (nm == om && nn > on)) {
-		c.at("version-minor-not-bumped", newSide, "/version", "%s has additions but its version went from %s to %s; make it %d.%d.0", n.Name, ver(o.Version), ver(n.Version), om, on+1)
+		c.at("version-minor-not-bumped", newSide, "/version", "%s has additions but its version %s; make it %d.%d.0", n.Name, went(), om, on+1)
 	}
 }
 
