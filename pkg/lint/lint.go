@@ -510,6 +510,10 @@ func (r *run) tool(t *spec.Tool) []Finding {
 		rep.rule.Tool(&rep, t)
 		out = append(out, rep.findings...)
 	}
+	if state.walk != nil {
+		state.texts = nil
+		state.walk.release()
+	}
 	return out
 }
 

@@ -23,16 +23,19 @@ Bad:
 Good:
   description: Deletes the file at path.`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		modelTexts(t, func(m modelText) {
-			if isASCII(m.text) {
-				return
+		texts := r.texts(t)
+	texts:
+		for i := range texts {
+			m := &texts[i]
+			if m.plain {
+				continue texts
 			}
 			for i, c := range m.text {
 				if name := bidiControls[c]; name != "" {
 					r.reportText(t, m, i, i+utf8.RuneLen(c), "bidirectional control U+%04X (%s) in the %s: it makes the text display differently from what the model reads; remove it", c, name, m.label())
 				}
 			}
-		})
+		}
 	},
 }
 

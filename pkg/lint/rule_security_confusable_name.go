@@ -36,9 +36,12 @@ Good:
 	SetPins: pinName,
 	Set:     func(r *Reporter, tools []*spec.Tool) { confusableNameSet(r, tools) },
 	Tool: func(r *Reporter, t *spec.Tool) {
-		modelTexts(t, func(m modelText) {
-			if !m.name || isASCII(m.text) {
-				return
+		texts := r.texts(t)
+	texts:
+		for i := range texts {
+			m := &texts[i]
+			if !m.name || m.plain {
+				continue texts
 			}
 			what := "tool name"
 			if m.key {
@@ -47,13 +50,13 @@ Good:
 			if at, a, b := mixedScripts(m.text); at >= 0 {
 				c, _ := utf8.DecodeRuneInString(m.text[at:])
 				r.reportText(t, m, at, at, "%s %q mixes %s and %s scripts (%q is U+%04X, %s); write it in one script", what, m.text, a, b, c, c, b)
-				return
+				continue texts
 			}
 			if at, sk := asciiLookalike(m.text); at >= 0 {
 				c, _ := utf8.DecodeRuneInString(m.text[at:])
 				r.reportText(t, m, at, at, "%s %q looks like the ASCII name %q (%q is U+%04X); write it in ASCII or in one script without look-alikes", what, m.text, sk, c, c)
 			}
-		})
+		}
 	},
 }
 

@@ -32,13 +32,16 @@ Good:
   documentation_url: https://docs.billing.example.com/invoices`,
 	Tool: func(r *Reporter, t *spec.Tool) {
 		var own []string
-		modelTexts(t, func(m modelText) {
+		texts := r.texts(t)
+	texts:
+		for i := range texts {
+			m := &texts[i]
 			if !m.prose || !strings.ContainsAny(m.text, ":@") {
-				return
+				continue texts
 			}
-			lower := lowerASCII(m.text)
+			lower := m.lowered()
 			if !strings.Contains(lower, "://") && !strings.Contains(lower, "@") {
-				return
+				continue texts
 			}
 			if own == nil {
 				own = ownHosts(t, r.cfg.patterns().hosts)
@@ -62,9 +65,9 @@ Good:
 					kind = "e-mail address"
 				}
 				r.reportText(t, m, from, to, "%s %s in the %s: the model may send data there; keep links to the tool's own documentation (documentation_url), or list the host in lint.security.allow_hosts", kind, quoteText(link, 80), m.label())
-				return // one finding per text
+				continue texts // one finding per text
 			}
-		})
+		}
 	},
 }
 

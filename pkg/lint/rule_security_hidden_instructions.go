@@ -30,14 +30,16 @@ Good:
   description: Adds two numbers and returns their sum. Use for exact arithmetic.`,
 	Tool: func(r *Reporter, t *spec.Tool) {
 		user := r.cfg.patterns().hidden
-		modelTexts(t, func(m modelText) {
+		texts := r.texts(t)
+	texts:
+		for i := range texts {
+			m := &texts[i]
 			if m.name || m.key {
-				return
+				continue texts
 			}
-			lower := lowerASCII(m.text)
-			if from, to, kind := firstMatch(m.text, lower, hiddenInstructionPatterns, user); from >= 0 {
+			if from, to, kind := firstMatch(m, hiddenInstructions, user); from >= 0 {
 				r.reportText(t, m, from, to, "the %s addresses the model, not the reader (%s: %s); a description says what the tool does; remove instructions to the model", m.label(), kind, excerpt(m.text, from, to))
 			}
-		})
+		}
 	},
 }

@@ -30,14 +30,17 @@ Bad:
 Good:
   description: Reads a file.`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		modelTexts(t, func(m modelText) {
-			if isASCII(m.text) && !hasControl(m.text) {
-				return
+		texts := r.texts(t)
+	texts:
+		for i := range texts {
+			m := &texts[i]
+			if m.plain {
+				continue texts
 			}
 			for _, run := range invisibleRuns(m.text) {
 				r.reportText(t, m, run.start, run.start, "%s in the %s: %s; remove %s", run.describe(), m.label(), run.why(), map[bool]string{true: "it", false: "them"}[run.count == 1])
 			}
-		})
+		}
 	},
 }
 
@@ -180,15 +183,4 @@ func decodeTags(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// hasControl tells whether an ASCII text holds a control character other
-// than tab and line breaks.
-func hasControl(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
-			return true
-		}
-	}
-	return false
 }

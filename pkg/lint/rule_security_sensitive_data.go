@@ -30,16 +30,18 @@ Good:
   description: Formats a date in the given locale. Use when showing a date to a user.`,
 	Tool: func(r *Reporter, t *spec.Tool) {
 		user := r.cfg.patterns().sensitive
-		modelTexts(t, func(m modelText) {
+		texts := r.texts(t)
+	texts:
+		for i := range texts {
+			m := &texts[i]
 			if m.name || m.key {
-				return
+				continue texts
 			}
-			lower := lowerASCII(m.text)
-			if from, to, kind := firstMatch(m.text, lower, sensitiveDataPatterns, user); from >= 0 {
+			if from, to, kind := firstMatch(m, sensitiveData, user); from >= 0 {
 				from, to = trimBoundary(m.text, from, to)
 				r.reportText(t, m, from, to, "the %s mentions %s (%s): a tool description has no reason to send the model after secrets; remove it, or review the tool", m.label(), kind, excerpt(m.text, from, to))
 			}
-		})
+		}
 	},
 }
 

@@ -31,24 +31,46 @@ Good:
   name: get_weather
   description: Returns the current weather for a city. Use when a task needs temperature or rain.`,
 	Tool: func(r *Reporter, t *spec.Tool) {
-		modelTexts(t, func(m modelText) {
-			if m.name || m.key || !containsAny(lowerASCII(m.text), shadowHints) {
-				return
+		texts := r.texts(t)
+	texts:
+		for i := range texts {
+			m := &texts[i]
+			if m.name || m.key {
+				continue texts
 			}
-			lower := lowerASCII(m.text)
-			for _, loc := range shadowDirective().FindAllStringSubmatchIndex(lower, -1) {
-				// The name is one of the capture groups.
-				for g := 2; g+1 < len(loc); g += 2 {
-					if loc[g] < 0 {
+			var seen map[int]bool
+			for _, h := range m.hits() {
+				if h.pattern < shadowTriggers.lo || h.pattern >= shadowTriggers.hi {
+					continue
+				}
+				if seen == nil {
+					seen = map[int]bool{}
+				}
+				lower := m.lowered()
+				wfrom, wto := window(lower, h.at)
+				for _, loc := range shadowDirective().FindAllStringSubmatchIndex(lower[wfrom:wto], -1) {
+					for k := range loc {
+						if loc[k] >= 0 {
+							loc[k] += wfrom
+						}
+					}
+					if seen[loc[0]] {
 						continue
 					}
-					name := strings.Trim(m.text[loc[g]:loc[g+1]], "`'\".,:;()")
-					from := loc[g] + strings.Index(m.text[loc[g]:loc[g+1]], name)
-					span, _ := t.StringSpan(m.ptr, m.key, from, from+len(name))
-					r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.ptr, label: m.label(), sentence: excerpt(m.text, loc[0], loc[1])})
+					seen[loc[0]] = true
+					// The name is one of the capture groups.
+					for g := 2; g+1 < len(loc); g += 2 {
+						if loc[g] < 0 {
+							continue
+						}
+						name := strings.Trim(m.text[loc[g]:loc[g+1]], "`'\".,:;()")
+						from := loc[g] + strings.Index(m.text[loc[g]:loc[g+1]], name)
+						span, _ := t.StringSpan(m.pointer(), m.key, from, from+len(name))
+						r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, loc[0], loc[1])})
+					}
 				}
 			}
-		})
+		}
 	},
 	Set: func(r *Reporter, tools []*spec.Tool) {
 		names := map[string]bool{}
@@ -66,7 +88,10 @@ Good:
 	},
 }
 
-var shadowHints = []string{"when", "before", "after", "never", "not use", "n't use", "not call", "n't call", "must", "should"}
+// shadowTriggers are the words every shadowDirective match contains.
+var shadowTriggers = newPatternSet([]textPattern{{kind: "shadowing", re: shadowDirective,
+	triggers: append(append(append(pairs("when whenever before after", "using calling invoking running executing you use call invoke run execute"), "whenever *", "every time"),
+		pairs("must should", "always never only")...), pairs("never not don't dont", "use call invoke run")...)}})
 
 // shadowDirective matches a sentence that directs the use of a named
 // tool; the groups are the name.

@@ -2,8 +2,10 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -19,105 +21,208 @@ const PackSecurity = "security"
 
 // modelText is one text of a tool that goes into the model's context.
 type modelText struct {
-	ptr string // canonical JSON pointer
-	// key: the text is the mapping key ptr ends at (a parameter or
-	// property name), not a value.
+	// The canonical JSON pointer is that of the container (an index in
+	// the tool's textWalk.paths) and tok: built only for a finding.
+	paths     *[]pathNode
+	container int32
+	tok       string
+	// key: the text is the mapping key tok (a parameter or property
+	// name), not a value.
 	key  bool
 	text string
 	// name: a tool or parameter name.
 	name bool
 	// prose: a title, description, detail or scenario (not a value).
 	prose bool
+	// plain: all ASCII, no control characters but tab and line breaks
+	// (nothing for the character rules to look at; most texts).
+	plain bool
+	lower string
+	// scanned: hitList holds the text's pattern triggers (hits).
+	scanned bool
+	hitList []hit
+}
+
+// pathNode is one step of a JSON pointer: its parent's index (-1 for the
+// tool) and its token, unescaped.
+type pathNode struct {
+	parent int32
+	tok    string
 }
 
 // label is how a message names where the text is: "description",
-// "input_schema.properties.path.description", "parameter name path".
+// "input_schema.properties.path.description", "property name path".
 func (m modelText) label() string {
-	p := strings.TrimPrefix(m.ptr, "/")
-	toks := spec.SplitPointer(m.ptr)
-	if m.key && len(toks) > 0 {
+	toks := m.tokens()
+	if m.key {
 		return "property name " + strconv.Quote(toks[len(toks)-1])
-	}
-	if p == "" {
-		return "the tool"
 	}
 	return strings.Join(toks, ".")
 }
 
-// modelTexts calls each for every text of t a model sees: name, title,
+// tokens are the pointer's tokens, unescaped.
+func (m modelText) tokens() []string {
+	toks := []string{m.tok}
+	for i := m.container; i >= 0 && m.paths != nil; i = (*m.paths)[i].parent {
+		toks = append(toks, (*m.paths)[i].tok)
+	}
+	slices.Reverse(toks)
+	return toks
+}
+
+// pointer is the text's canonical JSON pointer.
+func (m modelText) pointer() string { return spec.Pointer(m.tokens()...) }
+
+// lowered is the text ASCII-lower-cased (lowerASCII), made once per text
+// for the pattern rules.
+func (m *modelText) lowered() string {
+	if m.lower == "" {
+		m.lower = lowerASCII(m.text)
+	}
+	return m.lower
+}
+
+// hits returns the pattern triggers of the text (scanTriggers), found
+// once for every pattern rule.
+func (m *modelText) hits() []hit {
+	if !m.scanned {
+		// A one-word value (an enum value, a default) matches no pattern
+		// but a file name.
+		if m.prose || len(m.text) >= 6 && strings.ContainsAny(m.text, " /._") {
+			m.hitList = scanTriggers(m.text)
+		}
+		m.scanned = true
+	}
+	return m.hitList
+}
+
+// texts returns the model texts of t, listed once per tool for every
+// security rule (Reporter.tool is per tool; rules of a tool run in turn).
+func (r *Reporter) texts(t *spec.Tool) []modelText {
+	if r.tool != nil && r.tool.textsDone {
+		return r.tool.texts
+	}
+	if r.tool == nil {
+		return modelTexts(t, &textWalk{paths: new([]pathNode)})
+	}
+	w := walkPool.Get().(*textWalk)
+	r.tool.walk = w
+	r.tool.texts, r.tool.textsDone = modelTexts(t, w), true
+	return r.tool.texts
+}
+
+// walkPool recycles the texts of tools whose rules ran (run.tool): a
+// tool has tens of texts, and 10,000 tools would make as many slices.
+var walkPool = sync.Pool{New: func() any { return &textWalk{paths: new([]pathNode), out: make([]modelText, 0, 32)} }}
+
+// release returns the walk's slices to walkPool; nothing may hold its
+// texts any more.
+func (w *textWalk) release() {
+	clear(w.out)
+	w.out = w.out[:0]
+	clear(*w.paths)
+	*w.paths = (*w.paths)[:0]
+	walkPool.Put(w)
+}
+
+// textWalk lists a tool's model texts.
+type textWalk struct {
+	paths *[]pathNode
+	out   []modelText
+}
+
+func (w *textWalk) node(parent int32, tok string) int32 {
+	*w.paths = append(*w.paths, pathNode{parent, tok})
+	return int32(len(*w.paths) - 1)
+}
+
+func (w *textWalk) add(container int32, tok, text string, key, name, prose bool) {
+	w.out = append(w.out, modelText{paths: w.paths, container: container, tok: tok, text: text, key: key, name: name, prose: prose, plain: plainASCII(text)})
+}
+
+// modelTexts lists every text of t a model sees: name, title,
 // description, detail, annotations.title, example scenarios and
 // parameters, and in the input and output schemas every property name,
 // title, description, enum value, const, default and example.
-func modelTexts(t *spec.Tool, each func(modelText)) {
-	str := func(ptr, s string) {
+func modelTexts(t *spec.Tool, w *textWalk) []modelText {
+	str := func(tok, s string) {
 		if s != "" {
-			each(modelText{ptr: ptr, text: s, prose: true})
+			w.add(-1, tok, s, false, false, true)
 		}
 	}
 	if t.Name != "" {
-		each(modelText{ptr: "/name", text: t.Name, name: true})
+		w.add(-1, "name", t.Name, false, true, false)
 	}
-	str("/title", t.Title)
-	str("/description", t.Description)
-	str("/detail", t.Detail)
-	if t.Annotations != nil {
-		str("/annotations/title", t.Annotations.Title)
+	str("title", t.Title)
+	str("description", t.Description)
+	str("detail", t.Detail)
+	if t.Annotations != nil && t.Annotations.Title != "" {
+		w.add(w.node(-1, "annotations"), "title", t.Annotations.Title, false, false, true)
 	}
 	if t.InputSchema != nil {
-		schemaTexts(t.InputSchema, "/input_schema", 0, true, each)
+		w.schema(t.InputSchema, w.node(-1, "input_schema"), 0, true)
 	}
 	if t.OutputSchema != nil {
-		schemaTexts(t.OutputSchema, "/output_schema", 0, false, each)
+		w.schema(t.OutputSchema, w.node(-1, "output_schema"), 0, false)
 	}
-	for i, ex := range t.Examples {
-		base := "/examples/" + strconv.Itoa(i)
-		str(base+"/scenario", ex.Scenario)
-		if ex.Params != nil {
-			valueTexts(ex.Params, base+"/params", 0, each)
+	if len(t.Examples) > 0 {
+		examples := w.node(-1, "examples")
+		for i, ex := range t.Examples {
+			if ex.Scenario == "" && ex.Params == nil {
+				continue
+			}
+			n := w.node(examples, strconv.Itoa(i))
+			if ex.Scenario != "" {
+				w.add(n, "scenario", ex.Scenario, false, false, true)
+			}
+			if ex.Params != nil {
+				w.value(ex.Params, n, "params", 0)
+			}
 		}
 	}
+	return w.out
 }
 
-// schemaTexts walks a JSON Schema's texts (see modelTexts); names tells
-// that its property names are parameter names.
-func schemaTexts(m *spec.Map, ptr string, depth int, names bool, each func(modelText)) {
+// schema walks a JSON Schema's texts (see modelTexts); names tells that
+// its property names are parameter names.
+func (w *textWalk) schema(m *spec.Map, at int32, depth int, names bool) {
 	if depth > 32 {
 		return
 	}
 	for i := range m.Len() {
 		k, v := m.At(i)
-		p := ptr + "/" + escape(k)
 		switch k {
 		case "title", "description":
 			if s, ok := v.(string); ok && s != "" {
-				each(modelText{ptr: p, text: s, prose: true})
+				w.add(at, k, s, false, false, true)
 			}
 		case "enum", "examples", "default", "const":
-			valueTexts(v, p, depth, each)
+			w.value(v, at, k, depth)
 		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
 			props, ok := v.(*spec.Map)
-			if !ok {
+			if !ok || props.Len() == 0 {
 				continue
 			}
+			p := w.node(at, k)
 			for j := range props.Len() {
 				name, sub := props.At(j)
-				pp := p + "/" + escape(name)
 				if k == "properties" {
-					each(modelText{ptr: pp, key: true, text: name, name: names && depth == 0})
+					w.add(p, name, name, true, names && depth == 0, false)
 				}
 				if sm, ok := sub.(*spec.Map); ok {
-					schemaTexts(sm, pp, depth+1, names, each)
+					w.schema(sm, w.node(p, name), depth+1, names)
 				}
 			}
 		case "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames":
 			if sm, ok := v.(*spec.Map); ok {
-				schemaTexts(sm, p, depth+1, names, each)
+				w.schema(sm, w.node(at, k), depth+1, names)
 			}
 		case "anyOf", "oneOf", "allOf", "prefixItems":
 			if list, ok := v.([]any); ok {
+				p := w.node(at, k)
 				for j, sub := range list {
 					if sm, ok := sub.(*spec.Map); ok {
-						schemaTexts(sm, p+"/"+strconv.Itoa(j), depth+1, names, each)
+						w.schema(sm, w.node(p, strconv.Itoa(j)), depth+1, names)
 					}
 				}
 			}
@@ -125,24 +230,38 @@ func schemaTexts(m *spec.Map, ptr string, depth int, names bool, each func(model
 	}
 }
 
-// valueTexts calls each for every string inside a JSON value.
-func valueTexts(v any, ptr string, depth int, each func(modelText)) {
+// value lists every string inside the JSON value at container/tok.
+func (w *textWalk) value(v any, container int32, tok string, depth int) {
 	if depth > 32 {
 		return
 	}
 	switch v := v.(type) {
 	case string:
 		if v != "" {
-			each(modelText{ptr: ptr, text: v})
+			w.add(container, tok, v, false, false, false)
 		}
 	case []any:
+		if len(v) == 0 {
+			return
+		}
+		p := w.node(container, tok)
 		for i, x := range v {
-			valueTexts(x, ptr+"/"+strconv.Itoa(i), depth+1, each)
+			if s, ok := x.(string); ok {
+				if s != "" {
+					w.add(p, strconv.Itoa(i), s, false, false, false)
+				}
+				continue
+			}
+			w.value(x, p, strconv.Itoa(i), depth+1)
 		}
 	case *spec.Map:
+		if v.Len() == 0 {
+			return
+		}
+		p := w.node(container, tok)
 		for i := range v.Len() {
 			k, x := v.At(i)
-			valueTexts(x, ptr+"/"+escape(k), depth+1, each)
+			w.value(x, p, k, depth+1)
 		}
 	}
 }
@@ -151,15 +270,16 @@ func valueTexts(v any, ptr string, depth int, each func(modelText)) {
 // from: the character at from). When the source cannot be matched with
 // the text (a value toolctl derived), it is at the value, and the message
 // says where in it.
-func (r *Reporter) reportText(t *spec.Tool, m modelText, from, to int, format string, args ...any) {
-	span, exact := t.StringSpan(m.ptr, m.key, from, to)
+func (r *Reporter) reportText(t *spec.Tool, m *modelText, from, to int, format string, args ...any) {
+	ptr := m.pointer()
+	span, exact := t.StringSpan(ptr, m.key, from, to)
 	msg := fmt.Sprintf(format, args...)
 	if !exact && from > 0 {
 		msg += fmt.Sprintf(" (at character %d of the %s)", utf8.RuneCountInString(m.text[:from])+1, m.label())
 	}
 	r.add(t.Path(), span, "%s", msg)
 	f := &r.findings[len(r.findings)-1]
-	f.Pointer, f.Tool = m.ptr, t.Name
+	f.Pointer, f.Tool = ptr, t.Name
 }
 
 // quoteText is a short excerpt for a message: at most n characters,
@@ -169,6 +289,17 @@ func quoteText(s string, n int) string {
 		s = string([]rune(s)[:n]) + "…"
 	}
 	return strconv.QuoteToGraphic(s)
+}
+
+// plainASCII tells whether s is all ASCII without control characters
+// other than tab and line breaks.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
+			return false
+		}
+	}
+	return true
 }
 
 // isASCII tells whether s is all ASCII: most texts are, and then the

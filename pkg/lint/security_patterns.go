@@ -3,28 +3,309 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // textPattern is one entry of a curated pattern list: a regular
-// expression over the ASCII-lower-cased text, tried only when the text
-// contains one of its hints (most texts contain none).
+// expression over the ASCII-lower-cased text (or a list of literal
+// paths). Regular expressions are slow on long texts and almost no text
+// matches, so each pattern names the words that any match contains
+// (triggers: a word, or two words in a row, "must always", "whenever *"),
+// and runs only in a window around each trigger a text has. Every text is
+// scanned for the triggers of every pattern once (modelText.hits).
 type textPattern struct {
-	kind  string
-	hints []string
-	re    func() *regexp.Regexp
+	kind     string
+	triggers []string
+	re       func() *regexp.Regexp
+	// literals, instead of re: the first of these strings in the window
+	// (extended over the path it starts; see findLiteral).
+	literals []string
+	// at, instead of re: a matcher of the words around the trigger at
+	// byte at of the whole text (faster than a regexp that starts
+	// anywhere).
+	at func(lower string, at int) (int, int)
+	// also: words the text must contain too, anywhere (nil: none).
+	also []string
+	// bytes: characters the text must contain one of ("": none).
+	bytes string
+	id    int // index in allPatterns
 }
 
-// match returns the byte range of the first match of p in lower (the
-// ASCII-lower-cased text), or -1.
-func (p *textPattern) match(lower string) (int, int) {
-	if !containsAny(lower, p.hints) {
+// find returns the first match of p in s, or -1.
+func (p *textPattern) find(s string) (int, int) {
+	if p.literals != nil {
+		return findLiteral(s, p.literals)
+	}
+	if m := p.re().FindStringIndex(s); m != nil {
+		return m[0], m[1]
+	}
+	return -1, -1
+}
+
+// findLiteral returns the first occurrence in s of one of lits not inside
+// a word, extended over the file path around it (~/.ssh/id_rsa for
+// ".ssh/").
+func findLiteral(s string, lits []string) (int, int) {
+	best, end := -1, -1
+	for _, l := range lits {
+		for off := 0; off < len(s); {
+			i := strings.Index(s[off:], l)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + 1
+			if best >= 0 && i >= best {
+				break
+			}
+			if wordByte(l[0]) && i > 0 && wordByte(s[i-1]) {
+				continue
+			}
+			best, end = i, i+len(l)
+			break
+		}
+	}
+	if best < 0 {
 		return -1, -1
 	}
-	m := p.re().FindStringIndex(lower)
-	if m == nil {
-		return -1, -1
+	for best > 0 && (s[best-1] == '~' || s[best-1] == '/' || s[best-1] == '.' || wordByte(s[best-1]) && s[best] == '.') {
+		best--
 	}
-	return m[0], m[1]
+	for end < len(s) && (wordByte(s[end]) || s[end] == '/' || s[end] == '.' || s[end] == '-') {
+		end++
+	}
+	for end > best+1 && s[end-1] == '.' {
+		end--
+	}
+	return best, end
+}
+
+// wordTriggers is what one word triggers.
+type wordTriggers struct {
+	word   string
+	single []int         // patterns it triggers alone
+	pairs  []pairTrigger // patterns it triggers followed by a second word
+	also   []int         // patterns whose also list it is in
+}
+
+type pairTrigger struct {
+	second  string // "*": any word
+	pattern int
+}
+
+// hit is where a pattern's trigger is in a text.
+type hit struct{ pattern, at int }
+
+// maybeTrigger is a quick filter in front of triggerIndex: whether a
+// trigger word starts with the two characters of a word of this length.
+// Most words of a text are no trigger, and fail here without a map
+// lookup.
+var maybeTrigger = sync.OnceValue(func() *[27][27][33]bool {
+	var t [27][27][33]bool
+	for w := range triggerIndex() {
+		if len(w) >= 2 && len(w) <= 32 {
+			t[letterIndex(w[0])][letterIndex(w[1])][len(w)] = true
+		}
+	}
+	return &t
+})
+
+// letterIndex is a lower- or upper-case ASCII letter's index, 26 for any
+// other byte.
+func letterIndex(c byte) int {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return int(c - 'a')
+	case c >= 'A' && c <= 'Z':
+		return int(c - 'A')
+	}
+	return 26
+}
+
+// allPatterns holds every built-in pattern; patternSets are ranges of it.
+var (
+	allPatterns []*textPattern
+	// triggerIndex maps a word to what it triggers; built on first use.
+	triggerIndex = sync.OnceValue(func() map[string]*wordTriggers {
+		x := map[string]*wordTriggers{}
+		get := func(w string) *wordTriggers {
+			if x[w] == nil {
+				x[w] = &wordTriggers{word: w}
+			}
+			return x[w]
+		}
+		for _, p := range allPatterns {
+			for _, t := range p.triggers {
+				if a, b, ok := strings.Cut(t, " "); ok {
+					get(a).pairs = append(get(a).pairs, pairTrigger{b, p.id})
+					if b != "*" {
+						get(b) // so that the scan finds the second word
+					}
+				} else {
+					get(t).single = append(get(t).single, p.id)
+				}
+			}
+			for _, w := range p.also {
+				get(w).also = append(get(w).also, p.id)
+			}
+		}
+		return x
+	})
+)
+
+// scanTriggers returns the trigger positions in text of the patterns
+// whose also words and bytes it has, in text order. Words are runs of
+// ASCII letters, digits, _ and ', compared in lower case (without
+// lower-casing the whole text: almost no text has a trigger).
+func scanTriggers(text string) []hit {
+	index, quick := triggerIndex(), maybeTrigger()
+	var hits []hit
+	var alsoSeen uint64
+	var prev *wordTriggers
+	var buf [32]byte
+	prevAt := 0
+	for i := 0; i < len(text); {
+		if byteClass[text[i]] == 0 {
+			i++
+			continue
+		}
+		j := i
+		var class uint8
+		for j < len(text) && byteClass[text[j]] != 0 {
+			class |= byteClass[text[j]]
+			j++
+		}
+		upper := class&2 != 0
+		var cur *wordTriggers
+		switch {
+		case j-i > len(buf) || j-i < 2 || !quick[letterIndex(text[i])][letterIndex(text[i+1])][j-i]:
+			// No trigger is this word.
+		case upper:
+			n := copy(buf[:], text[i:j])
+			for k := range n {
+				if c := buf[k]; c >= 'A' && c <= 'Z' {
+					buf[k] = c + 'a' - 'A'
+				}
+			}
+			cur = index[string(buf[:n])]
+		default:
+			cur = index[text[i:j]]
+		}
+		if prev != nil {
+			for _, pt := range prev.pairs {
+				if pt.second == "*" || cur != nil && cur.word == pt.second {
+					hits = append(hits, hit{pt.pattern, prevAt})
+				}
+			}
+		}
+		if cur != nil {
+			for _, p := range cur.single {
+				hits = append(hits, hit{p, i})
+			}
+			for _, p := range cur.also {
+				alsoSeen |= 1 << p
+			}
+		}
+		prev, prevAt = cur, i
+		i = j
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		p := allPatterns[h.pattern]
+		if (p.also == nil || alsoSeen&(1<<h.pattern) != 0) && (p.bytes == "" || strings.ContainsAny(text, p.bytes)) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func wordByte(c byte) bool { return wordBytes[c] }
+
+// byteClass is 0 for a byte that is in no word, 1 for a word byte, 3 for
+// an upper-case letter.
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			t[c] = 3
+		case wordBytes[c]:
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// wordBytes are the bytes of words: ASCII letters, digits, _ and '.
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '\'' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
+
+// window is the range of lower around a trigger at a that any match
+// containing it lies in: patterns span at most ~150 characters.
+func window(lower string, at int) (int, int) {
+	from, to := max(0, at-200), min(len(lower), at+250)
+	for from > 0 && lower[from-1] != ' ' && lower[from-1] != '\n' && at-from < 260 {
+		from--
+	}
+	for to < len(lower) && lower[to] != ' ' && lower[to] != '\n' && to-at < 310 {
+		to++
+	}
+	return from, to
+}
+
+// patternSet is a rule's range of allPatterns.
+type patternSet struct{ lo, hi int }
+
+func newPatternSet(patterns []textPattern) patternSet {
+	ps := patternSet{lo: len(allPatterns)}
+	for i := range patterns {
+		p := &patterns[i]
+		p.id = len(allPatterns)
+		allPatterns = append(allPatterns, p)
+	}
+	ps.hi = len(allPatterns)
+	if ps.hi > 64 {
+		panic("at most 64 built-in text patterns")
+	}
+	return ps
+}
+
+// first returns the first match in m of any pattern of the set, and the
+// pattern's kind; -1 when none matches.
+func (ps patternSet) first(m *modelText) (int, int, string) {
+	best, end, kind := -1, -1, ""
+	var done map[[2]int]bool
+	for _, h := range m.hits() {
+		if h.pattern < ps.lo || h.pattern >= ps.hi {
+			continue
+		}
+		lower := m.lowered()
+		p := allPatterns[h.pattern]
+		if p.at != nil {
+			if s, e := p.at(lower, h.at); s >= 0 && (best < 0 || s < best) {
+				best, end, kind = s, e, p.kind
+			}
+			continue
+		}
+		from, to := window(lower, h.at)
+		if done == nil {
+			done = map[[2]int]bool{}
+		}
+		if done[[2]int{h.pattern, from}] {
+			continue
+		}
+		done[[2]int{h.pattern, from}] = true
+		if s, e := p.find(lower[from:to]); s >= 0 && (best < 0 || from+s < best) {
+			best, end, kind = from+s, from+e, p.kind
+		}
+	}
+	return best, end, kind
 }
 
 // lowerASCII lower-cases the ASCII letters of s only, so that byte
@@ -44,44 +325,57 @@ func lowerASCII(s string) string {
 	return s
 }
 
-// hiddenInstructionPatterns is the curated list of
-// security-hidden-instructions (README, "Security scanning"): text that
-// addresses the model instead of describing the tool. English only;
-// lint.security.hidden_instructions adds patterns.
-var hiddenInstructionPatterns = []textPattern{
-	{"an instruction override", []string{"ignore", "disregard", "forget", "override"},
-		lazyRegexp(`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety)\s+(?:instructions?|prompts?|rules|directions|guidelines|guardrails|messages)\b`)},
-	{"a request about the system prompt", []string{"system prompt"},
-		lazyRegexp(`\b(?:reveal|ignore|override|disregard|print|repeat|leak|output|send|include|dump|append)\b[^.\n]{0,30}\b(?:the\s+|your\s+)?system prompt\b`)},
-	{"a new-instructions marker", []string{"instruction", "you are now"},
-		lazyRegexp(`\b(?:new|updated|real|actual|hidden|secret)\s+instructions?\s*:|\byou are now\b`)},
-	{"secrecy toward the user", []string{"user"},
-		lazyRegexp(`\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:tell|inform|mention\s+(?:this|it|that)?\s*to|show|reveal\s+(?:this|it|that)?\s*to|notify|alert|disclose\s+(?:this|it|that)?\s*to|let)\s+(?:the\s+)?users?\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?users?\b|\busers?\s+(?:must|should|need|needs)\s+(?:not|never)\s+(?:to\s+)?(?:know|see|notice|be\s+(?:told|informed|notified|aware))\b|\b(?:keep|hide)\s+(?:this|it|these)\b[^.\n]{0,20}\bfrom\s+(?:the\s+)?users?\b`)},
-	{"secrecy about these instructions", []string{"mention", "reveal", "disclose"},
-		lazyRegexp(`\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:these|this|that\s+you|the\s+above)\s*(?:instructions?|notes?|steps?|requirements?)?\b`)},
-	{"a tag-like wrapper", []string{"<", "[inst", "[/inst"},
-		lazyRegexp(`<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|sys)\s*>|\[/?inst\]|<<\s*/?sys\s*>>|<\|(?:im_start|im_end|system|endoftext)\|>`)},
-	{"coercion to call tools", []string{"any other tool", "all other tool", "every other tool", "before using", "before calling", "must always", "regardless of"},
-		lazyRegexp(`\bbefore\s+(?:using|calling|invoking|running)\s+(?:any|every|all)\s+(?:other\s+)?tools?\b|\byou\s+must\s+always\s+(?:call|use|invoke|run|execute)\b|\b(?:regardless\s+of|no\s+matter)\s+(?:what\s+)?(?:the\s+)?(?:user|instructions?)\b`)},
+// pairs lists "a b" for every a and b.
+func pairs(firsts, seconds string) []string {
+	var out []string
+	for _, a := range strings.Fields(firsts) {
+		for _, b := range strings.Fields(seconds) {
+			out = append(out, a+" "+b)
+		}
+	}
+	return out
 }
 
-// secretWords are what security-sensitive-data looks for as something
-// to pass along.
-const secretWords = `(?:api[ _-]?keys?|passwords?|passphrases?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer[ _-]?tokens?|session[ _-]?(?:tokens?|cookies?)|secrets?|credentials?|private[ _-]?keys?|ssh[ _-]?keys?|seed[ _-]?phrases?|mnemonics?)`
+func words(s string) []string { return strings.Fields(s) }
 
-// sensitiveDataPatterns is the curated list of security-sensitive-data
-// (README, "Security scanning"); lint.security.sensitive_data adds
-// patterns.
-var sensitiveDataPatterns = []textPattern{
-	{"a private key or credentials file", []string{".ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "passwd", "shadow", ".aws", "credentials", ".netrc", ".npmrc", ".pypirc", ".pgpass", ".kube", ".docker", "mcp.json", "claude_desktop_config", ".gnupg", "keychain", "wallet.dat"},
-		lazyRegexp(`~?/?\.ssh\b(?:/[\w.-]*)?|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?:\.pub)?|/etc/(?:passwd|shadow|sudoers)\b|~?/?\.aws/(?:credentials|config)\b|\.git-credentials\b|(?:^|[\s"'\x60(/~])\.(?:netrc|npmrc|pypirc|pgpass)\b|~?/?\.kube/config\b|~?/?\.docker/config\.json\b|\bcredentials\.json\b|\bmcp\.json\b|\bclaude_desktop_config\.json\b|~?/?\.gnupg\b|\blogin\.keychain\b|\bwallet\.dat\b`)},
-	{"reading the .env file", []string{".env"},
-		lazyRegexp(`\b(?:read|cat|open|load|send|pass|include|upload|copy|print|dump|extract|attach|forward|paste)\b[^.\n]{0,40}?(?:^|[\s"'\x60(/~])\.env(?:\.(?:local|production|development|prod|dev))?(?:$|[\s"'\x60).,;:])`)},
-	{"a secret to pass along", []string{"key", "password", "passphrase", "token", "secret", "credential", "seed", "mnemonic", "cookie"},
-		lazyRegexp(`\b(?:pass|send|include|put|forward|append|attach|copy|add|insert|embed|paste|supply|read|collect)\b[^.\n]{0,40}?\b(?:the\s+|your\s+|all\s+|any\s+|users?'?s?\s+)*` + secretWords + `\b[^.\n]{0,40}?\b(?:as|in|into|inside|via|within)\s+(?:the\s+|this\s+|a\s+)?(?:[\x60"']?[\w.-]+[\x60"']?\s+)?(?:parameter|argument|field|param|notes?|sidenote|comment|metadata)\b`)},
-	{"conversation or file contents to put into a parameter", []string{"conversation", "chat", "context", "messages", "system prompt", "contents"},
-		lazyRegexp(`\b(?:pass|send|include|put|append|attach|copy|add|insert|embed|paste|fill|dump|forward)\b[^.\n]{0,30}?\b(?:the\s+)?(?:entire|full|whole|complete|all(?:\s+of)?(?:\s+the)?|previous|prior|every|your)\s+(?:conversation|chat|context|messages|message\s+history|chat\s+history|conversation\s+history|system\s+prompt|instructions|file\s+contents?|contents\s+of)\b`)},
-}
+const negations = "not don't dont never"
+
+// hiddenInstructions is the curated list of security-hidden-instructions
+// (README, "Security scanning"): text that addresses the model instead of
+// describing the tool. English only; lint.security.hidden_instructions
+// adds patterns.
+var hiddenInstructions = newPatternSet([]textPattern{
+	{kind: "an instruction override", triggers: words("ignore disregard forget override"),
+		re: lazyRegexp(`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|other|existing|original|system|safety)\s+(?:instructions?|prompts?|rules|directions|guidelines|guardrails|messages)\b`)},
+	{kind: "a request about the system prompt", triggers: []string{"system prompt"},
+		re: lazyRegexp(`\b(?:reveal|ignore|override|disregard|print|repeat|leak|output|send|include|dump|append)\b[^.\n]{0,30}\b(?:the\s+|your\s+)?system prompt\b`)},
+	{kind: "a new-instructions marker", triggers: append(pairs("new updated real actual hidden secret", "instruction instructions"), "are now"),
+		re: lazyRegexp(`\b(?:new|updated|real|actual|hidden|secret)\s+instructions?\s*:|\byou are now\b`)},
+	{kind: "secrecy toward the user", triggers: append(append(append(pairs(negations, "tell inform mention show reveal notify alert disclose let know see notice be"),
+		pairs("without", "telling informing notifying alerting asking showing")...), pairs("keep hide", "this it these")...), pairs("user users", "must should need needs")...),
+		re:   lazyRegexp(`\b(?:do\s+not|don'?t|never|must\s+not|should\s+not)\s+(?:tell|inform|mention\s+(?:this|it|that)?\s*to|show|reveal\s+(?:this|it|that)?\s*to|notify|alert|disclose\s+(?:this|it|that)?\s*to|let)\s+(?:the\s+)?users?\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?users?\b|\busers?\s+(?:must|should|need|needs)\s+(?:not|never)\s+(?:to\s+)?(?:know|see|notice|be\s+(?:told|informed|notified|aware))\b|\b(?:keep|hide)\s+(?:this|it|these)\b[^.\n]{0,20}\bfrom\s+(?:the\s+)?users?\b`),
+		also: words("user users")},
+	{kind: "secrecy about these instructions", triggers: pairs(negations, "mention reveal disclose"),
+		re: lazyRegexp(`\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:these|this|that\s+you|the\s+above)\s*(?:instructions?|notes?|steps?|requirements?)?\b`)},
+	{kind: "a tag-like wrapper", triggers: words("important system instruction instructions secret hidden admin assistant sys inst im_start im_end endoftext"),
+		re:    lazyRegexp(`<\s*/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|sys)\s*>|\[/?inst\]|<<\s*/?sys\s*>>|<\|(?:im_start|im_end|system|endoftext)\|>`),
+		bytes: "<["},
+	{kind: "coercion to call tools", triggers: append(append(pairs("before", "using calling invoking running"), pairs("must", "always")...), "regardless of", "no matter"),
+		re: lazyRegexp(`\bbefore\s+(?:using|calling|invoking|running)\s+(?:any|every|all)\s+(?:other\s+)?tools?\b|\byou\s+must\s+always\s+(?:call|use|invoke|run|execute)\b|\b(?:regardless\s+of|no\s+matter)\s+(?:what\s+)?(?:the\s+)?(?:user|instructions?)\b`)},
+})
+
+// sensitiveData is the curated list of security-sensitive-data (README,
+// "Security scanning"); lint.security.sensitive_data adds patterns.
+var sensitiveData = newPatternSet([]textPattern{
+	{kind: "a private key or credentials file", triggers: append(words("ssh id_rsa id_ed25519 id_ecdsa id_dsa passwd shadow sudoers credentials netrc npmrc pypirc pgpass kube docker claude_desktop_config gnupg keychain"), "mcp json", "wallet dat"),
+		literals: []string{".ssh/", "~/.ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/passwd", "/etc/shadow", "/etc/sudoers", ".aws/credentials", ".aws/config", ".git-credentials", ".netrc", ".npmrc", ".pypirc", ".pgpass", ".kube/config", ".docker/config.json", "credentials.json", "mcp.json", "claude_desktop_config.json", ".gnupg", "login.keychain", "wallet.dat"}},
+	{kind: "reading the .env file", triggers: words("env"),
+		re: lazyRegexp(`\b(?:read|cat|open|load|send|pass|include|upload|copy|print|dump|extract|attach|forward|paste)\b[^.\n]{0,40}?(?:^|[\s"'\x60(/~])\.env(?:\.(?:local|production|development|prod|dev))?(?:$|[\s"'\x60).,;:])`)},
+	{kind: "a secret to pass along", triggers: words("key keys api_key apikey password passwords passphrase passphrases token tokens secret secrets credential credentials seed mnemonic mnemonics cookie cookies"),
+		at: secretToPass, also: words(paramWords)},
+	{kind: "conversation or file contents to put into a parameter", triggers: words("conversation chat context messages history prompt instructions contents"),
+		at: contextToPass, also: words("entire full whole complete all previous prior every your")},
+})
 
 // compileUserPatterns compiles the patterns of the lint.security
 // settings: case-insensitive RE2 expressions over the original text.
@@ -97,18 +391,13 @@ func compileUserPatterns(kind string, exprs []string) ([]textPattern, error) {
 	return out, nil
 }
 
-// firstMatch returns the first (leftmost) match of the built-in patterns
-// in lower and of the user's in text.
-func firstMatch(text, lower string, builtin, user []textPattern) (int, int, string) {
-	best, end, kind := -1, -1, ""
-	for i := range builtin {
-		if s, e := builtin[i].match(lower); s >= 0 && (best < 0 || s < best) {
-			best, end, kind = s, e, builtin[i].kind
-		}
-	}
+// firstMatch returns the first (leftmost) match in m of the built-in
+// patterns and of the user's.
+func firstMatch(m *modelText, builtin patternSet, user []textPattern) (int, int, string) {
+	best, end, kind := builtin.first(m)
 	for i := range user {
-		if m := user[i].re().FindStringIndex(text); m != nil && (best < 0 || m[0] < best) {
-			best, end, kind = m[0], m[1], user[i].kind
+		if loc := user[i].re().FindStringIndex(m.text); loc != nil && (best < 0 || loc[0] < best) {
+			best, end, kind = loc[0], loc[1], user[i].kind
 		}
 	}
 	return best, end, kind
@@ -117,4 +406,151 @@ func firstMatch(text, lower string, builtin, user []textPattern) (int, int, stri
 // excerpt is the matched text for a message.
 func excerpt(text string, from, to int) string {
 	return quoteText(strings.TrimSpace(text[from:to]), 60)
+}
+
+// word is a word of a text and its byte range.
+type word struct {
+	text       string
+	start, end int
+}
+
+// clauseWords returns the words of lower's sentence around byte at: up to
+// back bytes before it and ahead bytes after (a sentence ends at ". ", a
+// line break, ; and !?), and the index of the word at at.
+func clauseWords(lower string, at, back, ahead int) ([]word, int) {
+	from := at
+	for from > 0 && at-from < back && !clauseEnd(lower, from-1) {
+		from--
+	}
+	to := at
+	for to < len(lower) && to-at < ahead && !clauseEnd(lower, to) {
+		to++
+	}
+	var out []word
+	self := -1
+	for i := from; i < to; {
+		if !wordByte(lower[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lower) && wordByte(lower[j]) {
+			j++
+		}
+		if i <= at && at < j {
+			self = len(out)
+		}
+		out = append(out, word{lower[i:j], i, j})
+		i = j
+	}
+	return out, self
+}
+
+func clauseEnd(s string, i int) bool {
+	switch s[i] {
+	case '\n', ';', '!', '?':
+		return true
+	case '.':
+		return i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n'
+	}
+	return false
+}
+
+func isWordIn(w string, set string) bool {
+	for _, x := range strings.Fields(set) {
+		if w == x {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	passVerbs  = "pass send include put forward append attach copy add insert embed paste supply read collect fill dump"
+	paramWords = "parameter parameters param params argument arguments field fields note notes sidenote comment comments metadata"
+)
+
+// secretToPass matches "pass/send/include ... API key/password/token ...
+// in/as/into ... parameter/field/notes": a secret the text asks to put
+// into a call (from the verb to the parameter word).
+func secretToPass(lower string, at int) (int, int) {
+	ws, i := clauseWords(lower, at, 80, 120)
+	if i < 0 {
+		return -1, -1
+	}
+	w, prev, next := ws[i].text, "", ""
+	if i > 0 {
+		prev = ws[i-1].text
+	}
+	if i+1 < len(ws) {
+		next = ws[i+1].text
+	}
+	switch {
+	case w == "key" || w == "keys":
+		if !isWordIn(prev, "api private ssh access secret") {
+			return -1, -1
+		}
+	case w == "seed":
+		if next != "phrase" && next != "phrases" {
+			return -1, -1
+		}
+	case w == "cookie" || w == "cookies":
+		if prev != "session" {
+			return -1, -1
+		}
+	}
+	verb := -1
+	for k := i - 1; k >= 0 && at-ws[k].start <= 60; k-- {
+		if isWordIn(ws[k].text, passVerbs) {
+			verb = k
+			break
+		}
+	}
+	if verb < 0 {
+		return -1, -1
+	}
+	for k := i + 1; k < len(ws) && ws[k].start-ws[i].end <= 60; k++ {
+		if !isWordIn(ws[k].text, "as in into inside via within to") {
+			continue
+		}
+		for n := k + 1; n < len(ws) && n <= k+3; n++ {
+			if isWordIn(ws[n].text, paramWords) {
+				return ws[verb].start, ws[n].end
+			}
+		}
+	}
+	return -1, -1
+}
+
+// contextToPass matches "paste/include/send the entire/full/previous
+// conversation/chat history/context/system prompt ...": the conversation
+// or a file's contents to put into a call.
+func contextToPass(lower string, at int) (int, int) {
+	ws, i := clauseWords(lower, at, 80, 10)
+	if i < 1 {
+		return -1, -1
+	}
+	// The quantifier is right before the noun, or before its compound
+	// (chat history, system prompt, file contents).
+	const quantifiers = "entire full whole complete all previous prior every your"
+	q := i - 1
+	if !isWordIn(ws[q].text, quantifiers) && q > 0 && isWordIn(ws[q].text, "chat conversation message system file") {
+		q--
+	}
+	if !isWordIn(ws[q].text, quantifiers) {
+		return -1, -1
+	}
+	if w := ws[i].text; w == "contents" || w == "prompt" || w == "history" {
+		// "file contents", "system prompt", "chat history": the word
+		// before says what.
+		if w == "prompt" && ws[i-1].text != "system" || w == "contents" && ws[i-1].text != "file" && (i+1 >= len(ws) || ws[i+1].text != "of") {
+			return -1, -1
+		}
+	}
+	for k := q - 1; k >= 0 && ws[q].start-ws[k].end <= 40; k-- {
+		if isWordIn(ws[k].text, "pass send include put append attach copy add insert embed paste fill dump forward") {
+			return ws[k].start, ws[i].end
+		}
+	}
+	return -1, -1
 }
