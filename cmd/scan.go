@@ -128,13 +128,13 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 		if err != nil {
 			return err
 		}
-		files, err := spec.Collect(paths)
+		files, err := scan.Collect(paths)
 		if err != nil {
 			return usageError(err)
 		}
 		files = slices.DeleteFunc(files, func(f string) bool { return app.ignored(ignore, f) })
 		if len(files) == 0 {
-			return usageError(fmt.Errorf("no tool files to scan in %s (toolctl reads .yaml, .yml and .json)", strings.Join(paths, ", ")))
+			return usageError(fmt.Errorf("no tool files to scan in %s (toolctl scan reads .yaml, .yml, .json and .jsonl)", strings.Join(paths, ", ")))
 		}
 		if res, err = scan.Files(files, cfg); err != nil {
 			return usageError(err)

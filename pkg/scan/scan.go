@@ -11,7 +11,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/diag"
@@ -27,6 +31,8 @@ type Result struct {
 	Inputs []string
 	// Set holds the tool files read (for source excerpts).
 	Set *spec.Set
+	// Tools is how many tools were scanned.
+	Tools int
 }
 
 // Config is lint's configuration restricted to the security pack.
@@ -49,11 +55,13 @@ func Files(files []string, cfg lint.Config) (*Result, error) {
 			continue
 		}
 		res.Inputs = append(res.Inputs, name)
+		res.Tools += len(tools)
 		res.Findings = append(res.Findings, Imported(name, tools, false, cfg)...)
 	}
 	if len(toolFiles) > 0 {
 		set, findings := lint.RunFiles(toolFiles, cfg)
 		res.Set = set
+		res.Tools += len(set.Tools())
 		res.Findings = append(res.Findings, findings...)
 		res.Inputs = append(res.Inputs, toolFiles...)
 	} else {
@@ -63,31 +71,95 @@ func Files(files []string, cfg lint.Config) (*Result, error) {
 	return res, nil
 }
 
+// Collect lists the files to scan in paths: the tool files spec.Collect
+// lists, and the JSON Lines files (.jsonl: BFCL's function docs) the
+// importer reads, named or in the directories.
+func Collect(paths []string) ([]string, error) {
+	var files, rest []string
+	for _, p := range paths {
+		if isJSONL(p) {
+			if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+				files = append(files, filepath.Clean(p))
+				continue
+			}
+		}
+		rest = append(rest, p)
+	}
+	if len(rest) > 0 {
+		found, err := spec.Collect(rest)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	for _, p := range rest {
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			continue
+		}
+		_ = spec.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && isJSONL(path) && d.Type().IsRegular() {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+func isJSONL(path string) bool { return strings.EqualFold(filepath.Ext(path), ".jsonl") }
+
 // importedFile reads path with the importer when it is a JSON file that
 // is no tool file of its own (a tools/list answer, a provider export).
 func importedFile(path string) ([]*importer.Tool, string, bool) {
-	if !strings.EqualFold(strings.TrimPrefix(extOf(path), "."), "json") {
+	if !strings.EqualFold(filepath.Ext(path), ".json") && !isJSONL(path) {
 		return nil, "", false
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", false
 	}
-	if f := spec.ParseFile(path, data); len(f.Errors) == 0 && len(f.Tools) > 0 {
-		return nil, "", false
-	}
+	f := spec.ParseFile(path, data)
+	var tools []*importer.Tool
 	res, err := importer.Import(data, importer.Options{Name: path})
-	if err != nil || len(res.Tools) == 0 {
-		return nil, "", false // the parse errors are lint's to report
+	switch {
+	case err == nil:
+		tools = res.Tools
+	case len(f.Errors) > 0:
+		// JSON Lines whose tools the importer refuses as a whole (two
+		// with one name, as in BFCL's samples): scanning needs no unique
+		// names, so each line is read on its own.
+		tools = importLines(path, data)
 	}
-	return res.Tools, path, true
+	if len(tools) == 0 {
+		return nil, "", false // a tool file, or parse errors for lint to report
+	}
+	if len(f.Errors) == 0 && len(f.Tools) >= len(tools) {
+		return nil, "", false // a tool file: lint gives exact positions
+	}
+	// Not a tool file, or one whose tools hold more tools (a catalogue
+	// of servers with their tools/list answers).
+	return tools, path, true
 }
 
-func extOf(path string) string {
-	if i := strings.LastIndexByte(path, '.'); i >= 0 && !strings.ContainsAny(path[i:], `/\`) {
-		return path[i:]
+// importLines imports each line of JSON Lines data on its own; nil unless
+// every non-empty line is imported.
+func importLines(path string, data []byte) []*importer.Tool {
+	var tools []*importer.Tool
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		res, err := importer.Import([]byte(line), importer.Options{Name: path})
+		if err != nil {
+			return nil
+		}
+		for _, t := range res.Tools {
+			t.Pos.Line += i
+			tools = append(tools, t)
+		}
 	}
-	return ""
+	return tools
 }
 
 // Server scans the tools of a live MCP server (opts as for import).
@@ -106,7 +178,7 @@ func Server(ctx context.Context, opts importer.ServerOptions, cfg lint.Config) (
 	if name == "" {
 		name = opts.URL
 	}
-	return &Result{Findings: Imported(name, res.Tools, true, Config(cfg)), Inputs: []string{name}, Set: &spec.Set{}}, nil
+	return &Result{Findings: Imported(name, res.Tools, true, Config(cfg)), Inputs: []string{name}, Set: &spec.Set{}, Tools: len(res.Tools)}, nil
 }
 
 // Imported scans imported tools as the input name: each finding is at
@@ -114,25 +186,25 @@ func Server(ctx context.Context, opts importer.ServerOptions, cfg lint.Config) (
 // message starts with the tool's name and the pointer of the value, in
 // the tool (listed: in the tools/list answer, /tools/INDEX/...).
 func Imported(name string, tools []*importer.Tool, listed bool, cfg lint.Config) []lint.Finding {
+	// Each tool gets a file of its own for the run, so that a finding
+	// tells which tool it is about even where two share a name.
 	list := make([]*spec.Tool, len(tools))
-	byName := map[string]*importer.Tool{}
 	for i, t := range tools {
 		list[i] = t.Tool
-		byName[t.Tool.Name] = t
+		t.Tool.File = &spec.File{Path: "\x00" + strconv.Itoa(i)}
 	}
 	findings := lint.RunTools(name, list, cfg)
+	for _, t := range tools {
+		t.Tool.File = nil
+	}
 	for i := range findings {
 		f := &findings[i]
+		index, err := strconv.Atoi(strings.TrimPrefix(f.File, "\x00"))
 		f.File = name
-		src, index := byName[f.Tool], -1
-		for j, t := range tools {
-			if t == src {
-				index = j
-			}
-		}
-		if src == nil {
+		if err != nil || index < 0 || index >= len(tools) {
 			continue
 		}
+		src := tools[index]
 		ptr := sourcePointer(f.Pointer)
 		f.Pointer = ptr
 		if listed {
@@ -143,7 +215,11 @@ func Imported(name string, tools []*importer.Tool, listed bool, cfg lint.Config)
 			f.Span = diag.At(src.Pos)
 		}
 		f.Tool = src.SourceName
-		f.Message = fmt.Sprintf("tool %q, %s: %s", src.SourceName, f.Pointer, f.Message)
+		who := fmt.Sprintf("tool %q", src.SourceName)
+		if src.Tool.Name != src.SourceName && strings.Contains(src.Tool.Name, "__") {
+			who = fmt.Sprintf("tool %q (%s)", src.SourceName, src.Tool.Name) // a catalogue's SERVER__TOOL
+		}
+		f.Message = fmt.Sprintf("%s, %s: %s", who, f.Pointer, f.Message)
 	}
 	lint.Sort(findings)
 	return findings
