@@ -17,7 +17,7 @@ var ruleSecurityToolShadowing = &Rule{
 poisoned tool need not be called to act, it can change how the model uses a
 trusted one ("shadowing"). This rule reports text that names another tool of
 the linted set and directs its use: "when/whenever you use/call X ... always,
-never, must, make sure, instead, do not", "X must always/never ...",
+never, must, make sure, instead, do not", "X must always/never/send/use/...",
 "never/do not use X". Pointing to a related tool ("use search_files to find
 the path first") is not reported.
 
@@ -91,13 +91,13 @@ Good:
 // shadowTriggers are the words every shadowDirective match contains.
 var shadowTriggers = newPatternSet([]textPattern{{kind: "shadowing", re: shadowDirective,
 	triggers: append(append(append(pairs("when whenever before after", "using calling invoking running executing you use call invoke run execute"), "whenever *", "every time"),
-		pairs("must should", "always never only")...), pairs("never not don't dont", "use call invoke run")...)}})
+		pairs("must should", "always never only not send be use include add cc bcc forward redirect route write post ignore skip")...), pairs("never not don't dont", "use call invoke run")...)}})
 
 // shadowDirective matches a sentence that directs the use of a named
 // tool; the groups are the name.
 var shadowDirective = lazyRegexp(
 	`\b(?:when|whenever|before|after|every\s+time)\s+(?:you\s+)?(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\s+(?:the\s+)?([\x60"']?[a-z][\w.:-]*[\x60"']?)(?:\s+tool)?\b[^.\n]{0,80}?\b(?:always|never|must|make\s+sure|ensure|instead|do\s+not|don'?t|be\s+sure)\b` +
-		`|\b(?:the\s+)?([\x60"']?[a-z][\w.:-]*_[\w.:-]*[\x60"']?)(?:\s+tool)?\s+(?:must|should)\s+(?:always|never|only)\b` +
+		`|\b(?:the\s+)?([\x60"']?[a-z][\w.:-]*_[\w.:-]*[\x60"']?)(?:\s+tool)?\s+(?:must|should)\s+(?:always\b|never\b|only\b|(?:not\s+)?(?:send|be\s+sent|use|include|add|cc|bcc|forward|redirect|route|write|post|ignore|skip)\b)` +
 		`|\b(?:never|do\s+not|don'?t)\s+(?:use|call|invoke|run)\s+(?:the\s+)?([\x60"']?[a-z][\w.:-]*_[\w.:-]*[\x60"']?)`)
 
 // mention is a directed use of a tool name found in a tool's text, kept
