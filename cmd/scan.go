@@ -86,10 +86,8 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 		return usageError(errors.New("--server and --url each name a server; give one"))
 	case live && len(opts.paths) > 0:
 		return usageError(errors.New("--server and --url scan a server; give paths in a separate run"))
-	case opts.server == "" && len(opts.headers) > 0:
-		if opts.url == "" {
-			return usageError(errors.New("--header applies to --url only"))
-		}
+	case len(opts.headers) > 0 && opts.url == "":
+		return usageError(errors.New("--header applies to --url only"))
 	}
 	cfg, ignore, err := app.lintConfig()
 	if err != nil {

@@ -130,10 +130,8 @@ func asciiLookalike(s string) (int, string) {
 		case ok:
 			b.WriteString(confusableTo[i])
 		default:
-			// A letter with a mark (é) is itself, not a look-alike.
-			if d := norm.NFD.String(string(c)); d != string(c) && d[0] < utf8.RuneSelf {
-				return -1, ""
-			}
+			// A character with no ASCII prototype (é, ß, 名): s is no
+			// spelling of an ASCII name.
 			return -1, ""
 		}
 	}

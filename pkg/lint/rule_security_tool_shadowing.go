@@ -46,27 +46,33 @@ Good:
 				if seen == nil {
 					seen = map[int]bool{}
 				}
+				add := func(from, to, sfrom, sto int) {
+					if seen[from] {
+						return
+					}
+					seen[from] = true
+					name := m.text[from:to]
+					span, _ := t.StringSpan(m.pointer(), m.key, from, to)
+					r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
+				}
 				lower := m.lowered()
+				if h.pattern == shadowMust {
+					if from, to, sto := mustDirective(lower, h.at); from >= 0 {
+						add(from, to, from, sto)
+					}
+					continue
+				}
 				wfrom, wto := window(lower, h.at)
 				for _, loc := range shadowDirective().FindAllStringSubmatchIndex(lower[wfrom:wto], -1) {
-					for k := range loc {
-						if loc[k] >= 0 {
-							loc[k] += wfrom
-						}
-					}
-					if seen[loc[0]] {
-						continue
-					}
-					seen[loc[0]] = true
 					// The name is one of the capture groups.
 					for g := 2; g+1 < len(loc); g += 2 {
 						if loc[g] < 0 {
 							continue
 						}
-						name := strings.Trim(m.text[loc[g]:loc[g+1]], "`'\".,:;()")
-						from := loc[g] + strings.Index(m.text[loc[g]:loc[g+1]], name)
-						span, _ := t.StringSpan(m.pointer(), m.key, from, from+len(name))
-						r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, loc[0], loc[1])})
+						raw := m.text[wfrom+loc[g] : wfrom+loc[g+1]]
+						name := strings.Trim(raw, "`'\".,:;()")
+						from := wfrom + loc[g] + strings.Index(raw, name)
+						add(from, from+len(name), wfrom+loc[0], wfrom+loc[1])
 					}
 				}
 			}
@@ -88,17 +94,55 @@ Good:
 	},
 }
 
-// shadowTriggers are the words every shadowDirective match contains.
-var shadowTriggers = newPatternSet([]textPattern{{kind: "shadowing", re: shadowDirective,
-	triggers: append(append(append(pairs("when whenever before after", "using calling invoking running executing you use call invoke run execute"), "whenever *", "every time"),
-		pairs("must should", "always never only not send be use include add cc bcc forward redirect route write post ignore skip")...), pairs("never not don't dont", "use call invoke run")...)}})
+// shadowTriggers are the words every shadowDirective match contains, and
+// those of mustDirective.
+var shadowTriggers = newPatternSet([]textPattern{
+	{kind: "shadowing", re: shadowDirective,
+		triggers: append(append(pairs("when whenever before after", "using calling invoking running executing you use call invoke run execute"), "whenever *", "every time"),
+			pairs("never not don't dont", "use call invoke run")...)},
+	{kind: "shadowing", at: func(lower string, at int) (int, int) { from, _, to := mustDirective(lower, at); return from, to }, triggers: pairs("must should", "always never only not send be use include add cc bcc forward redirect route write post ignore skip")},
+})
+
+// shadowMust is the pattern of mustDirective.
+var shadowMust = shadowTriggers.lo + 1
 
 // shadowDirective matches a sentence that directs the use of a named
 // tool; the groups are the name.
 var shadowDirective = lazyRegexp(
 	`\b(?:when|whenever|before|after|every\s+time)\s+(?:you\s+)?(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\s+(?:the\s+)?([\x60"']?[a-z][\w.:-]*[\x60"']?)(?:\s+tool)?\b[^.\n]{0,80}?\b(?:always|never|must|make\s+sure|ensure|instead|do\s+not|don'?t|be\s+sure)\b` +
-		`|\b(?:the\s+)?([\x60"']?[a-z][\w.:-]*_[\w.:-]*[\x60"']?)(?:\s+tool)?\s+(?:must|should)\s+(?:always\b|never\b|only\b|(?:not\s+)?(?:send|be\s+sent|use|include|add|cc|bcc|forward|redirect|route|write|post|ignore|skip)\b)` +
 		`|\b(?:never|do\s+not|don'?t)\s+(?:use|call|invoke|run)\s+(?:the\s+)?([\x60"']?[a-z][\w.:-]*_[\w.:-]*[\x60"']?)`)
+
+// mustDirective matches "NAME (tool) must/should always|never|only|(not)
+// send|be sent|use|...": a tool name (with _) told how to behave. It
+// returns the name's range and the end of the directive; -1 when the
+// must/should at at is no such thing.
+func mustDirective(lower string, at int) (int, int, int) {
+	ws, i := clauseWords(lower, at, 60, 40)
+	if i < 1 || i+1 >= len(ws) {
+		return -1, -1, -1
+	}
+	k := i - 1
+	if ws[k].text == "tool" && k > 0 {
+		k--
+	}
+	if !strings.Contains(ws[k].text, "_") || ws[k].text[0] < 'a' || ws[k].text[0] > 'z' {
+		return -1, -1, -1
+	}
+	next := ws[i+1]
+	switch {
+	case isWordIn(next.text, "always never only"):
+	case next.text == "not" && i+2 < len(ws) && isWordIn(ws[i+2].text, mustVerbs):
+		next = ws[i+2]
+	case next.text == "be" && i+2 < len(ws) && ws[i+2].text == "sent":
+		next = ws[i+2]
+	case isWordIn(next.text, mustVerbs):
+	default:
+		return -1, -1, -1
+	}
+	return ws[k].start, ws[k].end, next.end
+}
+
+const mustVerbs = "send use include add cc bcc forward redirect route write post ignore skip"
 
 // mention is a directed use of a tool name found in a tool's text, kept
 // until the set rule knows every name.

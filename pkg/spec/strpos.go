@@ -25,7 +25,7 @@ func (t *Tool) StringSpan(ptr string, key bool, from, to int) (span Span, exact 
 		return t.Span(ptr), false
 	}
 	whole := t.File.span(n)
-	if n.Kind != ScalarKind || from < 0 || to < from || to > len(n.Value) {
+	if n.Kind != yaml.ScalarNode || from < 0 || to < from || to > len(n.Value) {
 		return whole, false
 	}
 	start, end, ok := t.File.scalarRange(n, from, to)
@@ -34,10 +34,6 @@ func (t *Tool) StringSpan(ptr string, key bool, from, to int) (span Span, exact 
 	}
 	return Span{Start: start, End: end}, true
 }
-
-// ScalarKind is yaml.ScalarNode, for StringSpan's callers that do not
-// import yaml.
-const ScalarKind = yaml.ScalarNode
 
 // stringNode is the scalar node StringSpan measures in.
 func (t *Tool) stringNode(ptr string, key bool) *yaml.Node {
