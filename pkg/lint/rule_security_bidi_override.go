@@ -27,7 +27,7 @@ Good:
 	texts:
 		for i := range texts {
 			m := &texts[i]
-			if m.plain {
+			if m.isPlain() {
 				continue texts
 			}
 			for i, c := range m.text {

@@ -40,7 +40,7 @@ Good:
 	texts:
 		for i := range texts {
 			m := &texts[i]
-			if !m.name || m.plain {
+			if !m.name || m.isPlain() {
 				continue texts
 			}
 			what := "tool name"
@@ -90,8 +90,20 @@ func confusableNameSet(r *Reporter, tools []*spec.Tool) {
 // prototypes of confusables_table.go: NFD, each character replaced by
 // its prototype, NFD again.
 func skeleton(s string) string {
-	if isASCII(s) && !strings.ContainsAny(s, confusableASCII) {
-		return s
+	if isASCII(s) {
+		// NFD leaves ASCII as it is, and ASCII prototypes are ASCII.
+		if !strings.ContainsAny(s, confusableASCII) {
+			return s
+		}
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if p := asciiPrototype[s[i]]; p != "" {
+				b.WriteString(p)
+			} else {
+				b.WriteByte(s[i])
+			}
+		}
+		return b.String()
 	}
 	d := norm.NFD.String(s)
 	var b strings.Builder
@@ -105,15 +117,18 @@ func skeleton(s string) string {
 	return norm.NFD.String(b.String())
 }
 
-// confusableASCII are the ASCII characters with a prototype of their own.
-var confusableASCII = func() string {
+// confusableASCII are the ASCII characters with a prototype of their own,
+// asciiPrototype their prototypes.
+var confusableASCII, asciiPrototype = func() (string, [utf8.RuneSelf]string) {
 	var b strings.Builder
-	for _, c := range confusableFrom {
+	var protos [utf8.RuneSelf]string
+	for i, c := range confusableFrom {
 		if c < utf8.RuneSelf {
 			b.WriteRune(c)
+			protos[c] = confusableTo[i]
 		}
 	}
-	return b.String()
+	return b.String(), protos
 }()
 
 // asciiLookalike returns the offset of the first non-ASCII character of

@@ -34,7 +34,7 @@ Good:
 	texts:
 		for i := range texts {
 			m := &texts[i]
-			if m.plain {
+			if m.isPlain() {
 				continue texts
 			}
 			for _, run := range invisibleRuns(m.text) {

@@ -35,9 +35,10 @@ type modelText struct {
 	// prose: a title, description, detail or scenario (not a value).
 	prose bool
 	// plain: all ASCII, no control characters but tab and line breaks
-	// (nothing for the character rules to look at; most texts).
-	plain bool
-	lower string
+	// (nothing for the character rules to look at; most texts), once
+	// plainDone.
+	plain, plainDone bool
+	lower            string
 	// scanned: hitList holds the text's pattern triggers (hits).
 	scanned bool
 	hitList []hit
@@ -86,14 +87,46 @@ func (m *modelText) lowered() string {
 // once for every pattern rule.
 func (m *modelText) hits() []hit {
 	if !m.scanned {
-		// A one-word value (an enum value, a default) matches no pattern
-		// but a file name.
-		if m.prose || len(m.text) >= 6 && strings.ContainsAny(m.text, " /._") {
-			m.hitList = scanTriggers(m.text)
+		if m.scannable() {
+			m.hitList, m.plain = scanTriggers(m.text)
+			m.plainDone = true
 		}
 		m.scanned = true
 	}
 	return m.hitList
+}
+
+// scannable: the pattern rules read the text. A name matches no pattern,
+// nor does a one-word value (an enum value, a default) but a file name.
+func (m *modelText) scannable() bool {
+	if m.name || m.key {
+		return false
+	}
+	if m.prose {
+		return true
+	}
+	if len(m.text) < 6 {
+		return false
+	}
+	for i := 0; i < len(m.text); i++ {
+		if c := m.text[i]; c == ' ' || c == '/' || c == '.' || c == '_' {
+			return true
+		}
+	}
+	return false
+}
+
+// isPlain is plainASCII(m.text), found in the same pass as the triggers
+// for the texts the pattern rules read.
+func (m *modelText) isPlain() bool {
+	if !m.plainDone {
+		if m.scannable() {
+			m.hits()
+		} else {
+			m.plain, m.plainDone = plainASCII(m.text), true
+		}
+	}
+	return m.plain
 }
 
 // texts returns the model texts of t, listed once per tool for every
@@ -137,7 +170,7 @@ func (w *textWalk) node(parent int32, tok string) int32 {
 }
 
 func (w *textWalk) add(container int32, tok, text string, key, name, prose bool) {
-	w.out = append(w.out, modelText{paths: w.paths, container: container, tok: tok, text: text, key: key, name: name, prose: prose, plain: plainASCII(text)})
+	w.out = append(w.out, modelText{paths: w.paths, container: container, tok: tok, text: text, key: key, name: name, prose: prose})
 }
 
 // modelTexts lists every text of t a model sees: name, title,

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // textPattern is one entry of a curated pattern list: a regular
@@ -96,37 +97,12 @@ type pairTrigger struct {
 // hit is where a pattern's trigger is in a text.
 type hit struct{ pattern, at int }
 
-// maybeTrigger is a quick filter in front of triggerIndex: whether a
-// trigger word starts with the two characters of a word of this length.
-// Most words of a text are no trigger, and fail here without a map
-// lookup.
-var maybeTrigger = sync.OnceValue(func() *[27][27][33]bool {
-	var t [27][27][33]bool
-	for w := range triggerIndex() {
-		if len(w) >= 2 && len(w) <= 32 {
-			t[letterIndex(w[0])][letterIndex(w[1])][len(w)] = true
-		}
-	}
-	return &t
-})
-
-// letterIndex is a lower- or upper-case ASCII letter's index, 26 for any
-// other byte.
-func letterIndex(c byte) int {
-	switch {
-	case c >= 'a' && c <= 'z':
-		return int(c - 'a')
-	case c >= 'A' && c <= 'Z':
-		return int(c - 'A')
-	}
-	return 26
-}
-
 // allPatterns holds every built-in pattern; patternSets are ranges of it.
 var (
 	allPatterns []*textPattern
 	// triggerIndex maps a word to what it triggers; built on first use.
-	triggerIndex = sync.OnceValue(func() map[string]*wordTriggers {
+	triggerIndex = sync.OnceValue(func() *wordTable { return newWordTable(triggerWords()) })
+	triggerWords = func() map[string]*wordTriggers {
 		x := map[string]*wordTriggers{}
 		get := func(w string) *wordTriggers {
 			if x[w] == nil {
@@ -150,47 +126,105 @@ var (
 			}
 		}
 		return x
-	})
+	}
 )
 
+// wordTable is an open-addressing hash table of the trigger words, looked
+// up with a hash made while a word is scanned (fnv1a of its lower-case
+// bytes): cheaper than a map lookup, which needs the word lower-cased
+// first, on every word of every text.
+type wordTable struct {
+	slots []*wordTriggers
+	mask  uint32
+}
+
+func newWordTable(words map[string]*wordTriggers) *wordTable {
+	size := 1
+	for size < 4*len(words) {
+		size <<= 1
+	}
+	t := &wordTable{slots: make([]*wordTriggers, size), mask: uint32(size - 1)}
+	for w, x := range words {
+		k := fnvLower(w) & t.mask
+		for t.slots[k] != nil {
+			k = (k + 1) & t.mask
+		}
+		t.slots[k] = x
+	}
+	return t
+}
+
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+// fnvLower is fnv1a of s with its ASCII letters lower-cased.
+func fnvLower(s string) uint32 {
+	h := uint32(fnvOffset)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(lowerByte[s[i]])) * fnvPrime
+	}
+	return h
+}
+
+// lookup returns what word (whose fnvLower is h) triggers, or nil.
+func (t *wordTable) lookup(h uint32, word string) *wordTriggers {
+	for k := h & t.mask; t.slots[k] != nil; k = (k + 1) & t.mask {
+		if x := t.slots[k]; len(x.word) == len(word) && equalLower(x.word, word) {
+			return x
+		}
+	}
+	return nil
+}
+
+// equalLower tells whether word, lower-cased, is lower.
+func equalLower(lower, word string) bool {
+	for i := 0; i < len(word); i++ {
+		if lowerByte[word[i]] != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerByte lower-cases an ASCII letter and keeps any other byte.
+var lowerByte = func() (t [256]byte) {
+	for c := range 256 {
+		t[c] = byte(c)
+		if c >= 'A' && c <= 'Z' {
+			t[c] = byte(c) + 'a' - 'A'
+		}
+	}
+	return t
+}()
+
 // scanTriggers returns the trigger positions in text of the patterns
-// whose also words and bytes it has, in text order. Words are runs of
-// ASCII letters, digits, _ and ', compared in lower case (without
-// lower-casing the whole text: almost no text has a trigger).
-func scanTriggers(text string) []hit {
-	index, quick := triggerIndex(), maybeTrigger()
+// whose also words and bytes it has, in text order, and whether text is
+// plainASCII (one pass for both). Words are runs of ASCII letters,
+// digits, _ and ', compared in lower case (without lower-casing the whole
+// text: almost no text has a trigger).
+func scanTriggers(text string) ([]hit, bool) {
+	index := triggerIndex()
 	var hits []hit
 	var alsoSeen uint64
 	var prev *wordTriggers
-	var buf [32]byte
+	var seen uint8 // the byteClass bits of the text
 	prevAt := 0
 	for i := 0; i < len(text); {
-		if byteClass[text[i]] == 0 {
+		c := byteClass[text[i]]
+		if c&classWord == 0 {
+			seen |= c
 			i++
 			continue
 		}
 		j := i
-		var class uint8
-		for j < len(text) && byteClass[text[j]] != 0 {
-			class |= byteClass[text[j]]
+		h := uint32(fnvOffset)
+		for j < len(text) && byteClass[text[j]]&classWord != 0 {
+			h = (h ^ uint32(lowerByte[text[j]])) * fnvPrime
 			j++
 		}
-		upper := class&2 != 0
-		var cur *wordTriggers
-		switch {
-		case j-i > len(buf) || j-i < 2 || !quick[letterIndex(text[i])][letterIndex(text[i+1])][j-i]:
-			// No trigger is this word.
-		case upper:
-			n := copy(buf[:], text[i:j])
-			for k := range n {
-				if c := buf[k]; c >= 'A' && c <= 'Z' {
-					buf[k] = c + 'a' - 'A'
-				}
-			}
-			cur = index[string(buf[:n])]
-		default:
-			cur = index[text[i:j]]
-		}
+		cur := index.lookup(h, text[i:j])
 		if prev != nil {
 			for _, pt := range prev.pairs {
 				if pt.second == "*" || cur != nil && cur.word == pt.second {
@@ -209,8 +243,9 @@ func scanTriggers(text string) []hit {
 		prev, prevAt = cur, i
 		i = j
 	}
+	plain := seen&classOther == 0
 	if len(hits) == 0 {
-		return nil
+		return nil, plain
 	}
 	out := hits[:0]
 	for _, h := range hits {
@@ -219,32 +254,34 @@ func scanTriggers(text string) []hit {
 			out = append(out, h)
 		}
 	}
-	return out
+	return out, plain
 }
 
-func wordByte(c byte) bool { return wordBytes[c] }
+func wordByte(c byte) bool { return byteClass[c]&classWord != 0 }
 
-// byteClass is 0 for a byte that is in no word, 1 for a word byte, 3 for
-// an upper-case letter.
+// byteClass classifies bytes for scanTriggers: word bytes (ASCII
+// letters, digits, _ and '), upper-case letters, and bytes that make a
+// text not plainASCII (non-ASCII, control characters but tab and line
+// breaks).
 var byteClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
 		case c >= 'A' && c <= 'Z':
-			t[c] = 3
-		case wordBytes[c]:
-			t[c] = 1
+			t[c] = classWord | classUpper
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '\'':
+			t[c] = classWord
+		case c >= utf8.RuneSelf || c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F:
+			t[c] = classOther
 		}
 	}
 	return t
 }()
 
-// wordBytes are the bytes of words: ASCII letters, digits, _ and '.
-var wordBytes = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '\'' || c >= 'A' && c <= 'Z'
-	}
-	return t
-}()
+const (
+	classWord uint8 = 1 << iota
+	classUpper
+	classOther
+)
 
 // window is the range of lower around a trigger at a that any match
 // containing it lies in: patterns span at most ~150 characters.
