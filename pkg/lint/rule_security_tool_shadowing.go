@@ -56,24 +56,12 @@ Good:
 					r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
 				}
 				lower := m.lowered()
+				match := directiveWords
 				if h.pattern == shadowMust {
-					if from, to, sto := mustDirective(lower, h.at); from >= 0 {
-						add(from, to, from, sto)
-					}
-					continue
+					match = mustDirective
 				}
-				wfrom, wto := window(lower, h.at)
-				for _, loc := range shadowDirective().FindAllStringSubmatchIndex(lower[wfrom:wto], -1) {
-					// The name is one of the capture groups.
-					for g := 2; g+1 < len(loc); g += 2 {
-						if loc[g] < 0 {
-							continue
-						}
-						raw := m.text[wfrom+loc[g] : wfrom+loc[g+1]]
-						name := strings.Trim(raw, "`'\".,:;()")
-						from := wfrom + loc[g] + strings.Index(raw, name)
-						add(from, from+len(name), wfrom+loc[0], wfrom+loc[1])
-					}
+				if from, to, sfrom, sto := match(lower, h.at); from >= 0 {
+					add(from, to, sfrom, sto)
 				}
 			}
 		}
@@ -94,39 +82,103 @@ Good:
 	},
 }
 
-// shadowTriggers are the words every shadowDirective match contains, and
-// those of mustDirective.
+// shadowTriggers are the words directiveWords and mustDirective start at.
 var shadowTriggers = newPatternSet([]textPattern{
-	{kind: "shadowing", re: shadowDirective,
-		triggers: append(append(pairs("when whenever before after", "using calling invoking running executing you use call invoke run execute"), "whenever *", "every time"),
+	{kind: "shadowing", at: nameOnly(directiveWords),
+		triggers: append(append(pairs("when whenever before after", "using calling invoking running executing you use call invoke run execute"), "every time"),
 			pairs("never not don't dont", "use call invoke run")...)},
-	{kind: "shadowing", at: func(lower string, at int) (int, int) { from, _, to := mustDirective(lower, at); return from, to }, triggers: pairs("must should", "always never only not send be use include add cc bcc forward redirect route write post ignore skip")},
+	{kind: "shadowing", at: nameOnly(mustDirective),
+		triggers: pairs("must should", "always never only not send be use include add cc bcc forward redirect route write post ignore skip")},
 })
 
 // shadowMust is the pattern of mustDirective.
 var shadowMust = shadowTriggers.lo + 1
 
-// shadowDirective matches a sentence that directs the use of a named
-// tool; the groups are the name.
-var shadowDirective = lazyRegexp(
-	`\b(?:when|whenever|before|after|every\s+time)\s+(?:you\s+)?(?:use|using|call|calling|invoke|invoking|run|running|execute|executing)\s+(?:the\s+)?([\x60"']?[a-z][\w.:-]*[\x60"']?)(?:\s+tool)?\b[^.\n]{0,80}?\b(?:always|never|must|make\s+sure|ensure|instead|do\s+not|don'?t|be\s+sure)\b` +
-		`|\b(?:never|do\s+not|don'?t)\s+(?:use|call|invoke|run)\s+(?:the\s+)?([\x60"']?[a-z][\w.:-]*_[\w.:-]*[\x60"']?)`)
+// nameOnly adapts a directive matcher to textPattern.at.
+func nameOnly(match func(string, int) (int, int, int, int)) func(string, int) (int, int) {
+	return func(lower string, at int) (int, int) {
+		from, to, _, _ := match(lower, at)
+		return from, to
+	}
+}
+
+// directiveWords matches, from the word at at, "when/whenever/before/
+// after/every time (you) use/call/invoke/run (the) NAME (tool) ...
+// always/never/must/make sure/ensure/instead/do not/be sure" within the
+// clause, and "never/do not use/call/invoke/run (the) NAME" where NAME has
+// an _. It returns the name's range and the directive's; -1 for none.
+func directiveWords(lower string, at int) (int, int, int, int) {
+	ws, i := clauseWords(lower, at, 0, 160)
+	if i < 0 || i+2 >= len(ws) {
+		return -1, -1, -1, -1
+	}
+	k := i + 1
+	if isWordIn(ws[i].text, "never not don't dont") {
+		if !isWordIn(ws[k].text, "use call invoke run") {
+			return -1, -1, -1, -1
+		}
+		k++
+		if ws[k].text == "the" && k+1 < len(ws) {
+			k++
+		}
+		if !toolName(ws[k].text) || !strings.Contains(ws[k].text, "_") {
+			return -1, -1, -1, -1
+		}
+		end := ws[k].end
+		if end < len(lower) && strings.IndexByte("`'\"", lower[end]) >= 0 {
+			end++ // the closing quote of `NAME`
+		}
+		return ws[k].start, ws[k].end, ws[i].start, end
+	}
+	if ws[i].text == "every" {
+		if ws[k].text != "time" {
+			return -1, -1, -1, -1
+		}
+		k++
+	}
+	if k < len(ws) && ws[k].text == "you" {
+		k++
+	}
+	if k >= len(ws) || !isWordIn(ws[k].text, "use using call calling invoke invoking run running execute executing") {
+		return -1, -1, -1, -1
+	}
+	k++
+	if k < len(ws) && ws[k].text == "the" {
+		k++
+	}
+	if k >= len(ws) || !toolName(ws[k].text) {
+		return -1, -1, -1, -1
+	}
+	name := k
+	for n := name + 1; n < len(ws) && ws[n].start-ws[name].end <= 80; n++ {
+		w := ws[n].text
+		if isWordIn(w, "always never must ensure instead don't dont") ||
+			(w == "make" || w == "be") && n+1 < len(ws) && ws[n+1].text == "sure" ||
+			w == "do" && n+1 < len(ws) && ws[n+1].text == "not" {
+			return ws[name].start, ws[name].end, ws[i].start, ws[n].end
+		}
+	}
+	return -1, -1, -1, -1
+}
+
+// toolName: a word that may be a tool's name (starts with a letter).
+func toolName(w string) bool { return w != "" && w[0] >= 'a' && w[0] <= 'z' }
 
 // mustDirective matches "NAME (tool) must/should always|never|only|(not)
 // send|be sent|use|...": a tool name (with _) told how to behave. It
-// returns the name's range and the end of the directive; -1 when the
-// must/should at at is no such thing.
-func mustDirective(lower string, at int) (int, int, int) {
+// returns the name's range and the directive's; -1 when the must/should
+// at at is no such thing.
+func mustDirective(lower string, at int) (int, int, int, int) {
 	ws, i := clauseWords(lower, at, 60, 40)
 	if i < 1 || i+1 >= len(ws) {
-		return -1, -1, -1
+		return -1, -1, -1, -1
 	}
 	k := i - 1
 	if ws[k].text == "tool" && k > 0 {
 		k--
 	}
 	if !strings.Contains(ws[k].text, "_") || ws[k].text[0] < 'a' || ws[k].text[0] > 'z' {
-		return -1, -1, -1
+		return -1, -1, -1, -1
 	}
 	next := ws[i+1]
 	switch {
@@ -137,9 +189,9 @@ func mustDirective(lower string, at int) (int, int, int) {
 		next = ws[i+2]
 	case isWordIn(next.text, mustVerbs):
 	default:
-		return -1, -1, -1
+		return -1, -1, -1, -1
 	}
-	return ws[k].start, ws[k].end, next.end
+	return ws[k].start, ws[k].end, ws[k].start, next.end
 }
 
 const mustVerbs = "send use include add cc bcc forward redirect route write post ignore skip"
