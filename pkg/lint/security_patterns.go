@@ -331,6 +331,11 @@ func (ps patternSet) first(m *modelText) (int, int, string) {
 			continue
 		}
 		from, to := window(lower, h.at)
+		if p.literals != nil {
+			// A literal contains its trigger word: a few characters
+			// around it are enough.
+			from, to = max(0, h.at-30), min(len(lower), h.at+40)
+		}
 		if done == nil {
 			done = map[[2]int]bool{}
 		}
