@@ -55,12 +55,11 @@ Good:
 					span, _ := t.StringSpan(m.pointer(), m.key, from, to)
 					r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
 				}
-				lower := m.lowered()
 				match := directiveWords
 				if h.pattern == shadowMust {
 					match = mustDirective
 				}
-				if from, to, sfrom, sto := match(lower, h.at); from >= 0 {
+				if from, to, sfrom, sto := match(m.text, h.at); from >= 0 {
 					add(from, to, sfrom, sto)
 				}
 			}
@@ -96,8 +95,8 @@ var shadowMust = shadowTriggers.lo + 1
 
 // nameOnly adapts a directive matcher to textPattern.at.
 func nameOnly(match func(string, int) (int, int, int, int)) func(string, int) (int, int) {
-	return func(lower string, at int) (int, int) {
-		from, to, _, _ := match(lower, at)
+	return func(text string, at int) (int, int) {
+		from, to, _, _ := match(text, at)
 		return from, to
 	}
 }
@@ -107,8 +106,9 @@ func nameOnly(match func(string, int) (int, int, int, int)) func(string, int) (i
 // always/never/must/make sure/ensure/instead/do not/be sure" within the
 // clause, and "never/do not use/call/invoke/run (the) NAME" where NAME has
 // an _. It returns the name's range and the directive's; -1 for none.
-func directiveWords(lower string, at int) (int, int, int, int) {
-	ws, i := clauseWords(lower, at, 0, 160)
+func directiveWords(text string, at int) (int, int, int, int) {
+	var buf [48]word
+	ws, i := clauseWords(buf[:], text, at, 0, 160)
 	if i < 0 || i+2 >= len(ws) {
 		return -1, -1, -1, -1
 	}
@@ -125,7 +125,7 @@ func directiveWords(lower string, at int) (int, int, int, int) {
 			return -1, -1, -1, -1
 		}
 		end := ws[k].end
-		if end < len(lower) && strings.IndexByte("`'\"", lower[end]) >= 0 {
+		if end < len(text) && strings.IndexByte("`'\"", text[end]) >= 0 {
 			end++ // the closing quote of `NAME`
 		}
 		return ws[k].start, ws[k].end, ws[i].start, end
@@ -168,8 +168,9 @@ func toolName(w string) bool { return w != "" && w[0] >= 'a' && w[0] <= 'z' }
 // send|be sent|use|...": a tool name (with _) told how to behave. It
 // returns the name's range and the directive's; -1 when the must/should
 // at at is no such thing.
-func mustDirective(lower string, at int) (int, int, int, int) {
-	ws, i := clauseWords(lower, at, 60, 40)
+func mustDirective(text string, at int) (int, int, int, int) {
+	var buf [48]word
+	ws, i := clauseWords(buf[:], text, at, 60, 40)
 	if i < 1 || i+1 >= len(ws) {
 		return -1, -1, -1, -1
 	}

@@ -22,9 +22,9 @@ type textPattern struct {
 	// (extended over the path it starts; see findLiteral).
 	literals []string
 	// at, instead of re: a matcher of the words around the trigger at
-	// byte at of the whole text (faster than a regexp that starts
-	// anywhere).
-	at func(lower string, at int) (int, int)
+	// byte at of the whole text, compared lower-cased (clauseWords;
+	// faster than a regexp that starts anywhere).
+	at func(text string, at int) (int, int)
 	// also: words the text must contain too, anywhere (nil: none).
 	also []string
 	// bytes: characters the text must contain one of ("": none).
@@ -317,37 +317,36 @@ func newPatternSet(patterns []textPattern) patternSet {
 // pattern's kind; -1 when none matches.
 func (ps patternSet) first(m *modelText) (int, int, string) {
 	best, end, kind := -1, -1, ""
-	var done map[[2]int]bool
 	for _, h := range m.hits() {
 		if h.pattern < ps.lo || h.pattern >= ps.hi {
 			continue
 		}
-		lower := m.lowered()
 		p := allPatterns[h.pattern]
-		if p.at != nil {
-			if s, e := p.at(lower, h.at); s >= 0 && (best < 0 || s < best) {
-				best, end, kind = s, e, p.kind
-			}
-			continue
-		}
-		from, to := window(lower, h.at)
-		if p.literals != nil {
-			// A literal contains its trigger word: a few characters
-			// around it are enough.
-			from, to = max(0, h.at-30), min(len(lower), h.at+40)
-		}
-		if done == nil {
-			done = map[[2]int]bool{}
-		}
-		if done[[2]int{h.pattern, from}] {
-			continue
-		}
-		done[[2]int{h.pattern, from}] = true
-		if s, e := p.find(lower[from:to]); s >= 0 && (best < 0 || from+s < best) {
-			best, end, kind = from+s, from+e, p.kind
+		if s, e := p.matchAt(m.text, h.at); s >= 0 && (best < 0 || s < best) {
+			best, end, kind = s, e, p.kind
 		}
 	}
 	return best, end, kind
+}
+
+// matchAt returns the match of p around the trigger at byte at of text,
+// or -1. It lower-cases only the window around the trigger (a text can be
+// a long detail; a trigger is rare).
+func (p *textPattern) matchAt(text string, at int) (int, int) {
+	if p.at != nil {
+		return p.at(text, at) // word matchers compare words lower-cased
+	}
+	from, to := window(text, at)
+	if p.literals != nil {
+		// A literal contains its trigger word: a few characters around
+		// it are enough.
+		from, to = max(0, at-30), min(len(text), at+40)
+	}
+	s, e := p.find(lowerASCII(text[from:to]))
+	if s < 0 {
+		return -1, -1
+	}
+	return from + s, from + e
 }
 
 // lowerASCII lower-cases the ASCII letters of s only, so that byte
@@ -456,33 +455,34 @@ type word struct {
 	start, end int
 }
 
-// clauseWords returns the words of lower's sentence around byte at: up to
+// clauseWords returns the words of text's sentence around byte at: up to
 // back bytes before it and ahead bytes after (a sentence ends at ". ", a
-// line break, ; and !?), and the index of the word at at.
-func clauseWords(lower string, at, back, ahead int) ([]word, int) {
+// line break, ; and !?), lower-cased, and the index of the word at at. It
+// appends to buf[:0] (a caller's array keeps them off the heap).
+func clauseWords(buf []word, text string, at, back, ahead int) ([]word, int) {
 	from := at
-	for from > 0 && at-from < back && !clauseEnd(lower, from-1) {
+	for from > 0 && at-from < back && !clauseEnd(text, from-1) {
 		from--
 	}
 	to := at
-	for to < len(lower) && to-at < ahead && !clauseEnd(lower, to) {
+	for to < len(text) && to-at < ahead && !clauseEnd(text, to) {
 		to++
 	}
-	var out []word
+	out := buf[:0]
 	self := -1
 	for i := from; i < to; {
-		if !wordByte(lower[i]) {
+		if !wordByte(text[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(lower) && wordByte(lower[j]) {
+		for j < len(text) && wordByte(text[j]) {
 			j++
 		}
 		if i <= at && at < j {
 			self = len(out)
 		}
-		out = append(out, word{lower[i:j], i, j})
+		out = append(out, word{lowerASCII(text[i:j]), i, j})
 		i = j
 	}
 	return out, self
@@ -515,8 +515,9 @@ const (
 // secretToPass matches "pass/send/include ... API key/password/token ...
 // in/as/into ... parameter/field/notes": a secret the text asks to put
 // into a call (from the verb to the parameter word).
-func secretToPass(lower string, at int) (int, int) {
-	ws, i := clauseWords(lower, at, 80, 120)
+func secretToPass(text string, at int) (int, int) {
+	var buf [48]word
+	ws, i := clauseWords(buf[:], text, at, 80, 120)
 	if i < 0 {
 		return -1, -1
 	}
@@ -567,8 +568,9 @@ func secretToPass(lower string, at int) (int, int) {
 // contextToPass matches "paste/include/send the entire/full/previous
 // conversation/chat history/context/system prompt ...": the conversation
 // or a file's contents to put into a call.
-func contextToPass(lower string, at int) (int, int) {
-	ws, i := clauseWords(lower, at, 80, 10)
+func contextToPass(text string, at int) (int, int) {
+	var buf [48]word
+	ws, i := clauseWords(buf[:], text, at, 80, 10)
 	if i < 1 {
 		return -1, -1
 	}
