@@ -96,6 +96,7 @@ func skeleton(s string) string {
 			return s
 		}
 		var b strings.Builder
+		b.Grow(len(s) + 8)
 		for i := 0; i < len(s); i++ {
 			if p := asciiPrototype[s[i]]; p != "" {
 				b.WriteString(p)

@@ -36,13 +36,10 @@ Good:
 	texts:
 		for i := range texts {
 			m := &texts[i]
-			if !m.prose || !strings.ContainsAny(m.text, ":@") {
+			if !m.prose || !strings.Contains(m.text, "://") && strings.IndexByte(m.text, '@') < 0 {
 				continue texts
 			}
 			lower := m.lowered()
-			if !strings.Contains(lower, "://") && !strings.Contains(lower, "@") {
-				continue texts
-			}
 			if own == nil {
 				own = ownHosts(t, r.cfg.patterns().hosts)
 			}

@@ -498,9 +498,17 @@ func clauseEnd(s string, i int) bool {
 	return false
 }
 
+// isWordIn tells whether w is one of the words of set (separated by
+// single spaces), without splitting set.
 func isWordIn(w string, set string) bool {
-	for _, x := range strings.Fields(set) {
-		if w == x {
+	for set != "" {
+		f := set
+		if i := strings.IndexByte(set, ' '); i >= 0 {
+			f, set = set[:i], set[i+1:]
+		} else {
+			set = ""
+		}
+		if f == w {
 			return true
 		}
 	}
