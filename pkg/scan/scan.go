@@ -9,7 +9,6 @@ package scan
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -165,14 +164,11 @@ func importLines(path string, data []byte) []*importer.Tool {
 // Server scans the tools of a live MCP server (opts as for import).
 func Server(ctx context.Context, opts importer.ServerOptions, cfg lint.Config) (*Result, error) {
 	opts.NoEntry = true
+	// A server whose tools the importer refuses (two with one name) is
+	// an error here too: its Result has no tools.
 	res, err := importer.ImportServer(ctx, opts)
 	if err != nil {
-		var list importer.Errors
-		if errors.As(err, &list) && res != nil && len(res.Tools) > 0 {
-			err = nil // the tools that were read are still scanned
-		} else {
-			return nil, err
-		}
+		return nil, err
 	}
 	name := opts.Command
 	if name == "" {
