@@ -51,6 +51,7 @@ var layering = map[string][]string{
 	// runner, serve runs and exports
 	"pkg/run/builtin": {"pkg/run", "pkg/spec"},
 	"pkg/mcp":         {"pkg/export", "pkg/run", "pkg/spec", "pkg/validate"},
+	"pkg/scan":        {"pkg/diag", "pkg/importer", "pkg/lint", "pkg/spec"},
 	// layer 5, the commands: flags, wiring, output; anything below
 	"cmd":             {"*"},
 	"internal/genman": {"cmd"},

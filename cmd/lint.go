@@ -337,6 +337,9 @@ func ruleScope(r *lint.Rule) string {
 	if r.Profiles != nil {
 		parts = append(parts, "profiles: "+strings.Join(r.Profiles, ", "))
 	}
+	if r.Pack != "" {
+		parts = append(parts, "pack: "+r.Pack+" (toolctl scan runs it alone)")
+	}
 	if len(parts) == 0 {
 		return ""
 	}
@@ -350,6 +353,7 @@ type ruleItem struct {
 	Severity    string   `json:"severity"`
 	Profiles    []string `json:"profiles"`
 	Target      string   `json:"target,omitempty"`
+	Pack        string   `json:"pack,omitempty"`
 	Description string   `json:"description"`
 }
 
@@ -364,7 +368,7 @@ func listRules(app *App, opts *lintOptions) error {
 		if profiles == nil {
 			profiles = []string{lint.ProfileDefault}
 		}
-		items = append(items, ruleItem{ID: r.ID, Severity: r.Severity.String(), Profiles: profiles, Target: r.Target, Description: r.Description})
+		items = append(items, ruleItem{ID: r.ID, Severity: r.Severity.String(), Profiles: profiles, Target: r.Target, Pack: r.Pack, Description: r.Description})
 	}
 	switch format {
 	case "json":

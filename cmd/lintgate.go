@@ -54,7 +54,7 @@ func (app *App) lintFindings(set *spec.Set, cfg lint.Config, ignore []string, sc
 			continue
 		}
 		if scope == lintEachFile {
-			if r, ok := lint.Lookup(f.Rule); ok && r.Set != nil {
+			if r, ok := lint.Lookup(f.Rule); ok && r.Set != nil && r.Tool == nil {
 				continue
 			}
 		}

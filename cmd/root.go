@@ -88,6 +88,7 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 	})
 	root.AddCommand(
 		newCmdLint(app),
+		newCmdScan(app),
 		newCmdList(app),
 		newCmdShow(app),
 		newCmdRun(app),

@@ -40,3 +40,28 @@ func BenchmarkRun(b *testing.B) {
 		Run(set, Config{})
 	}
 }
+
+// BenchmarkRunSecurity compares the rules with and without the security
+// pack (its cost on the same set).
+func BenchmarkRunSecurity(b *testing.B) {
+	set, err := spec.Load([]string{benchDir(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	off := map[string]Severity{}
+	for _, r := range Rules() {
+		if r.Pack == PackSecurity {
+			off[r.ID] = Off
+		}
+	}
+	b.Run("with", func(b *testing.B) {
+		for b.Loop() {
+			Run(set, Config{})
+		}
+	})
+	b.Run("without", func(b *testing.B) {
+		for b.Loop() {
+			Run(set, Config{Severities: off})
+		}
+	})
+}

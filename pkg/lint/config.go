@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"github.com/toolctl/toolctl/pkg/diag"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -11,7 +12,10 @@ import (
 )
 
 // ConfigKeys are the keys of the lint section of .toolctl.yaml.
-var ConfigKeys = []string{"profile", "targets", "rules", "categories", "limits", "ignore", "overrides"}
+var ConfigKeys = []string{"profile", "targets", "rules", "categories", "limits", "ignore", "overrides", "security"}
+
+// SecurityKeys are the keys of lint.security, mapped onto SecurityConfig.
+var SecurityKeys = []string{"hidden_instructions", "sensitive_data", "allow_hosts"}
 
 // LimitKeys are the keys of lint.limits, mapped onto Limits.
 var LimitKeys = []string{"name_max", "description_min", "description_min_words", "description_max", "detail_max"}
@@ -81,6 +85,33 @@ func ParseConfig(path, root string, n *yaml.Node) (Config, []string, error) {
 					cfg.Limits.DescriptionMax = n
 				case "detail_max":
 					cfg.Limits.DetailMax = n
+				}
+				return nil
+			})
+		case "security":
+			return p.mapping(v, "lint.security", SecurityKeys, func(key string, k, v *yaml.Node) error {
+				list, err := p.strList(v, "lint.security."+key)
+				if err != nil {
+					return err
+				}
+				for i, e := range list {
+					if key == "allow_hosts" {
+						if e == "" || strings.ContainsAny(e, "/:@ ") {
+							return p.errorf(v.Content[i], "lint.security.allow_hosts: %q is not a host name; write it as docs.example.org (subdomains are included)", e)
+						}
+						continue
+					}
+					if _, err := regexp.Compile("(?i)" + e); err != nil {
+						return p.errorf(v.Content[i], "lint.security.%s: %q is not a regular expression (RE2 syntax): %v", key, e, err)
+					}
+				}
+				switch key {
+				case "hidden_instructions":
+					cfg.Security.HiddenInstructions = list
+				case "sensitive_data":
+					cfg.Security.SensitiveData = list
+				case "allow_hosts":
+					cfg.Security.AllowHosts = list
 				}
 				return nil
 			})

@@ -51,7 +51,11 @@ func TestCorpora(t *testing.T) {
 		// parameter items (neither toolctl nor JSON Schema: the bounds are
 		// never enforced).
 		{"feagent", map[string]int{"description-trailing-whitespace": 5, "description-when": 11, "entry-field-missing": 1, "entry-javascript-invalid": 1, "entry-required": 2, "field-unknown": 7, "name-category-prefix": 2, "name-unique": 7, "param-default-missing": 10, "param-required-default": 1}},
-		{"openakita/builtin", map[string]int{"description-max-length": 70, "description-third-person": 56, "description-when": 34, "example-params-invalid": 1, "field-unknown": 1, "name-category-prefix": 7, "param-default-missing": 139, "param-required-default": 2, "reference-unknown": 1}},
+		// security-exfiltration-url: browser_navigate's detail lists
+		// https://image.baidu.com/... as a search URL to fill in (its
+		// other search URLs are marked as examples): it does send the
+		// user's query to a third party, which a reviewer should see.
+		{"openakita/builtin", map[string]int{"description-max-length": 70, "description-third-person": 56, "description-when": 34, "example-params-invalid": 1, "field-unknown": 1, "name-category-prefix": 7, "param-default-missing": 139, "param-required-default": 2, "reference-unknown": 1, "security-exfiltration-url": 1}},
 		{"openakita/mcps", map[string]int{"description-when": 15, "param-default-missing": 5, "parse-error": 3}},
 		{"openakita/mcp-server-exposed", map[string]int{"description-when": 3}},
 		{"graph-agent/json", map[string]int{"description-max-length": 1, "description-third-person": 1, "description-trailing-whitespace": 1, "description-when": 7, "field-unknown": 59, "name-matches-file": 1, "parse-error": 1}},
@@ -73,6 +77,17 @@ func TestCorpora(t *testing.T) {
 			got := countByRule(fs)
 			if got[ParseErrorID] != len(set.Errors()) {
 				t.Errorf("%d parse-error findings for %d load errors", got[ParseErrorID], len(set.Errors()))
+			}
+			// The security pack runs by default: at most 1% of a
+			// corpus's tools may get a finding from it.
+			flagged := map[string]bool{}
+			for _, f := range fs {
+				if r, ok := Lookup(f.Rule); ok && r.Pack == PackSecurity {
+					flagged[f.File+"\x00"+f.Tool] = true
+				}
+			}
+			if tools := len(set.Tools()); len(flagged)*100 > tools {
+				t.Errorf("%d of %d tools have security findings: more than 1%%", len(flagged), tools)
 			}
 			if formatCounts(got) != formatCounts(tc.want) {
 				t.Errorf("findings per rule changed:\n got: %s\nwant: %s", formatCounts(got), formatCounts(tc.want))

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/toolctl/toolctl/pkg/compat"
@@ -44,11 +45,15 @@ type Rule struct {
 	// Profiles lists the profiles the rule belongs to; nil means only
 	// ProfileDefault.
 	Profiles []string
+	// Pack names the group of default rules the rule belongs to
+	// (PackSecurity: toolctl scan runs that pack alone); "" for none.
+	Pack string
 	// Target, when set, names the provider pack (--target) that enables
 	// the rule; such rules are off otherwise.
 	Target string
-	// Exactly one of Tool (run per tool, concurrently) and Set (run once
-	// over every tool) is set.
+	// Tool runs per tool, concurrently; Set once over every tool. A rule
+	// has one or both (security-confusable-name checks each name, and
+	// then the names against each other).
 	Tool func(r *Reporter, t *spec.Tool)
 	Set  func(r *Reporter, tools []*spec.Tool)
 	// SetReadsBody marks a Set rule that reads more of a tool than its
@@ -92,6 +97,9 @@ type Config struct {
 	Profile string
 	// Targets enables the provider packs named (see Targets).
 	Targets []string
+	// Pack, when set, runs only the rules of that pack (PackSecurity:
+	// toolctl scan) and parse-error.
+	Pack string
 	// Severities overrides rule severities (Off disables).
 	Severities map[string]Severity
 	// Overrides change severities for the files they match; the last
@@ -110,6 +118,63 @@ type Config struct {
 	// Python is the interpreter entry-python-drift reads modules with
 	// (run.python of .toolctl.yaml); "" is python3.
 	Python string
+	// Security extends the security pack (lint.security).
+	Security SecurityConfig
+
+	compiled *securityPatterns
+	shared   *runState
+}
+
+// state is what the run's rules share (a zero Config gets its own).
+func (c *Config) state() *runState {
+	if c.shared == nil {
+		c.shared = &runState{}
+	}
+	return c.shared
+}
+
+// SecurityConfig is the lint.security section: patterns added to the
+// curated lists of security-hidden-instructions and
+// security-sensitive-data (case-insensitive RE2 regular expressions), and
+// hosts security-exfiltration-url accepts in links and e-mail addresses
+// (a host and its subdomains).
+type SecurityConfig struct {
+	HiddenInstructions []string
+	SensitiveData      []string
+	AllowHosts         []string
+}
+
+// securityPatterns is SecurityConfig compiled.
+type securityPatterns struct {
+	hidden, sensitive []textPattern
+	hosts             []string
+}
+
+// patterns returns the compiled lint.security patterns (none for a
+// Config that newRun did not prepare).
+func (c *Config) patterns() *securityPatterns {
+	if c.compiled == nil {
+		return &securityPatterns{}
+	}
+	return c.compiled
+}
+
+// compile compiles SecurityConfig; ParseConfig reports bad patterns with
+// their positions, so an error here is a Config built in code.
+func (s SecurityConfig) compile() (*securityPatterns, error) {
+	hidden, err := compileUserPatterns("a configured pattern", s.HiddenInstructions)
+	if err != nil {
+		return nil, err
+	}
+	sensitive, err := compileUserPatterns("a configured pattern", s.SensitiveData)
+	if err != nil {
+		return nil, err
+	}
+	hosts := make([]string, len(s.AllowHosts))
+	for i, h := range s.AllowHosts {
+		hosts[i] = strings.ToLower(strings.TrimPrefix(h, "."))
+	}
+	return &securityPatterns{hidden: hidden, sensitive: sensitive, hosts: hosts}, nil
 }
 
 // Override sets rule severities for files matching any of its globs
@@ -133,6 +198,9 @@ func (c *Config) profile() string {
 // severity before per-file overrides.
 func (c *Config) enabled(rule *Rule) (Severity, bool) {
 	if !rule.inProfile(c.profile()) || (rule.Target != "" && !slices.Contains(c.Targets, rule.Target)) {
+		return Off, false
+	}
+	if c.Pack != "" && rule.Pack != c.Pack && rule.ID != ParseErrorID {
 		return Off, false
 	}
 	sev := rule.Severity
@@ -273,6 +341,15 @@ func Run(set *spec.Set, cfg Config) []Finding {
 	return r.finish(set, perFile)
 }
 
+// RunTools lints tools that have no file of their own (imported from a
+// provider export or a live server) as the set named name. Their
+// findings have no position; each carries its tool's name and the JSON
+// pointer of the value (Finding.Tool, Finding.Pointer) where the rule
+// reports one.
+func RunTools(name string, tools []*spec.Tool, cfg Config) []Finding {
+	return Run(&spec.Set{Files: []*spec.File{{Path: name, Tools: tools}}}, cfg)
+}
+
 // RunFiles reads, parses and lints files (as listed by spec.Collect). The
 // per-tool rules run as each file is parsed, after which its syntax tree
 // and the parts of its tools no set rule reads are released: on large sets
@@ -380,6 +457,10 @@ type run struct {
 
 func newRun(cfg Config) *run {
 	r := &run{cfg: cfg}
+	if p, err := cfg.Security.compile(); err == nil {
+		r.cfg.compiled = p
+	}
+	r.cfg.shared = &runState{}
 	r.parseSev, r.parseOn = cfg.enabled(ruleParseError)
 	limits := cfg.limits()
 	for _, rule := range Rules() {
@@ -387,11 +468,11 @@ func newRun(cfg Config) *run {
 		if !on || (rule.Tool == nil && rule.Set == nil) {
 			continue
 		}
-		rep := &Reporter{rule: rule, severity: sev, cfg: &r.cfg, limits: limits}
 		if rule.Tool != nil {
-			r.toolRules = append(r.toolRules, rep)
-		} else {
-			r.setRules = append(r.setRules, rep)
+			r.toolRules = append(r.toolRules, &Reporter{rule: rule, severity: sev, cfg: &r.cfg, limits: limits})
+		}
+		if rule.Set != nil {
+			r.setRules = append(r.setRules, &Reporter{rule: rule, severity: sev, cfg: &r.cfg, limits: limits})
 		}
 	}
 	return r
@@ -429,6 +510,10 @@ func (r *run) tool(t *spec.Tool) []Finding {
 		rep.tool = state
 		rep.rule.Tool(&rep, t)
 		out = append(out, rep.findings...)
+	}
+	if state.walk != nil {
+		state.texts = nil
+		state.walk.release()
 	}
 	return out
 }

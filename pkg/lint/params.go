@@ -80,7 +80,12 @@ func requiredSet(s *spec.Map) map[string]bool {
 	return set
 }
 
-func escape(token string) string { return spec.Pointer(token)[1:] }
+func escape(token string) string {
+	if !strings.ContainsAny(token, "~/") {
+		return token
+	}
+	return spec.Pointer(token)[1:]
+}
 
 // typeAllows tells whether a value fits one of the declared types (an
 // integer is a number too). No types means anything goes.

@@ -19,6 +19,9 @@ func ruleTable() string {
 		if r.Target != "" {
 			in = "`--target " + r.Target + "`"
 		}
+		if r.Pack != "" {
+			in += " (" + r.Pack + ")"
+		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Severity, in, strings.ReplaceAll(r.Description, "|", `\|`))
 	}
 	return b.String()

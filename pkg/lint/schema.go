@@ -20,6 +20,10 @@ type toolState struct {
 	metaDone  bool
 	props     []property
 	propsDone bool
+	// texts are the model texts the security rules read.
+	texts     []modelText
+	textsDone bool
+	walk      *textWalk
 }
 
 // metaSchemas are compiled once, by the draft URL a schema's $schema names.

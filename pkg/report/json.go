@@ -25,6 +25,11 @@ type jsonFinding struct {
 	Severity  string `json:"severity"`
 	Rule      string `json:"rule"`
 	Message   string `json:"message"`
+	// Tool and Pointer name the tool and the JSON pointer of the value
+	// where a finding has them (the security rules; toolctl scan of a
+	// live server, whose findings have no file position).
+	Tool    string `json:"tool,omitempty"`
+	Pointer string `json:"pointer,omitempty"`
 }
 
 type jsonSummary struct {
@@ -38,7 +43,7 @@ func writeJSON(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary) error {
 	// Non-nil so an empty report reads "findings": [] rather than null.
 	out := jsonReport{Findings: make([]jsonFinding, 0, len(findings))}
 	for _, f := range findings {
-		jf := jsonFinding{File: f.File, Severity: f.Severity.String(), Rule: f.Rule, Message: f.Message}
+		jf := jsonFinding{File: f.File, Severity: f.Severity.String(), Rule: f.Rule, Message: f.Message, Tool: f.Tool, Pointer: f.Pointer}
 		if hasPos(f.Span) {
 			end := endOf(f.Span)
 			jf.Line, jf.Column = f.Span.Start.Line, f.Span.Start.Col

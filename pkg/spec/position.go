@@ -232,9 +232,10 @@ func (t *Tool) translateParamList(key string, rest []string) ([]string, bool) {
 
 // TextPos returns the source position of a character inside the string
 // value at a canonical pointer, given by its 1-based line and column in the
-// value's text (columns in characters). It is exact for block scalars
-// (| and >, line by line) and one-line plain or quoted scalars without
-// escapes; otherwise it returns the value's start.
+// value's text (columns in characters). It is exact for every scalar
+// style (see StringSpan: escapes, folded lines, blocks); when the source
+// cannot be matched with the text, block scalars map line by line and
+// other scalars give the value's start.
 func (t *Tool) TextPos(ptr string, line, col int) Pos {
 	v, _, found := t.locate(ptr)
 	if v == nil {
@@ -243,6 +244,12 @@ func (t *Tool) TextPos(ptr string, line, col int) Pos {
 	start := Pos{Line: v.Line, Col: v.Column}
 	if !found || v.Kind != yaml.ScalarNode || line < 1 || col < 1 {
 		return start
+	}
+	if v.Style&yaml.LiteralStyle == 0 {
+		// Escapes, folded lines: read the source alongside the text.
+		if p, ok := t.exactTextPos(v, line, col); ok {
+			return p
+		}
 	}
 	if v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		// Content starts on the line after the indicator, at the block's
