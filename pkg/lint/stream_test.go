@@ -350,7 +350,11 @@ func yamlListText(t *testing.T, paths []string) ([]byte, int) {
 		}
 		var doc yaml.Node
 		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode ||
-			bytes.Contains(data, []byte("\n---")) || bytes.HasPrefix(data, []byte("---")) || spec.ContainerTools(doc.Content[0]) != nil {
+			bytes.Contains(data, []byte("\n---")) || bytes.HasPrefix(data, []byte("---")) || spec.ContainerTools(doc.Content[0]) != nil ||
+			// A BOM inside the text (security-invisible-unicode's
+			// fixture) sends the whole list to yaml.v3, as tab.yaml
+			// checks; leave it out so the rest streams.
+			bytes.Contains(data, []byte("\uFEFF")) {
 			continue
 		}
 		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
