@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/contract"
 	"github.com/toolctl/toolctl/pkg/report"
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 type testOptions struct {
@@ -25,6 +27,8 @@ type testOptions struct {
 	parallel int
 	timeout  time.Duration
 	offline  bool
+	record   bool
+	live     bool
 	runner   runnerFlags
 }
 
@@ -59,6 +63,13 @@ cannot run here are skipped with the reason: an llm_call, a secret (a bound
 env variable or a ${VAR} of the entry) that is not set, the network under
 --offline.
 
+Cassettes: http entries and the http_request builtin replay
+testdata/NAME.cassette.yaml beside the tool file when it exists, so CI needs
+neither the network nor the secrets (an unset secret reads as a placeholder);
+a request the cassette does not hold fails (the tool's request changed).
+--record calls the network and (re)writes the cassettes, with every secret
+(bound env variables, ${VAR}s) redacted; --live ignores them.
+
 Output: a line per tool (ok, FAIL, skip and why), and for a failed example its
 file:line:col and a diff by JSON path; -v adds a line per example with its
 duration. --format json|junit|github|sarif (with --output FILE, repeatable)
@@ -69,7 +80,8 @@ failed (or a file did not load); 2 usage (bad flag, missing path, no example
 selected by --run, bad --run pattern).`,
 		Example: `  toolctl test
   toolctl test tools/ -v --run 'calculator/Round'
-  toolctl test --offline --format junit --output test-results.xml`,
+  toolctl test --offline --format junit --output test-results.xml
+  toolctl test --record tools/weather_forecast.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := app.configure(cmd); err != nil {
 				return err
@@ -84,6 +96,8 @@ selected by --run, bad --run pattern).`,
 	f.IntVarP(&opts.parallel, "parallel", "p", runtime.NumCPU(), "tools tested at once; the examples of one tool run in order")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "deadline of the whole run (0: none); each call keeps its tool's runtime.timeout")
 	f.BoolVar(&opts.offline, "offline", false, "skip the examples that need the network (http entries, http_request, mcp servers at a URL)")
+	f.BoolVar(&opts.record, "record", false, "call the network and write each http tool's cassette, testdata/NAME.cassette.yaml beside its file (secrets redacted)")
+	f.BoolVar(&opts.live, "live", false, "ignore cassettes: call the network even where a cassette exists")
 	f.Var(&opts.runner.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
 	f.StringVar(&opts.runner.root, "root", "", "directory file_reader is confined to (default: the working directory)")
 	f.StringVar(&opts.runner.python, "python", "", "Python interpreter for python entries that name none (default python3)")
@@ -134,6 +148,27 @@ func runTest(opts *testOptions, args []string) error {
 		return err
 	}
 	r.Events = nil
+	if opts.record && opts.live {
+		return usageError(errors.New("--record and --live cannot be used together (--record calls the network already)"))
+	}
+	mode := contract.Replay
+	switch {
+	case opts.record:
+		mode = contract.Record
+	case opts.live:
+		mode = contract.Live
+	}
+	if opts.record && opts.offline {
+		return usageError(errors.New("--record needs the network; drop --offline"))
+	}
+	newRunner := func(getenv func(string) string, client *http.Client) *run.Runner {
+		cr, err := app.newRunner(&opts.runner)
+		if err != nil {
+			return r // the same settings were read once already
+		}
+		cr.Events, cr.Getenv, cr.Options.HTTPClient = nil, getenv, client
+		return cr
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if opts.timeout > 0 {
@@ -143,6 +178,7 @@ func runTest(opts *testOptions, args []string) error {
 	}
 	results := contract.Run(ctx, set.Tools(), contract.Options{
 		Runner: r, Getenv: app.Getenv, Offline: opts.offline, Filter: filter, Parallel: opts.parallel,
+		Cassettes: mode, NewRunner: newRunner,
 	})
 	if len(results) == 0 {
 		what := "no tool in " + strings.Join(paths, ", ") + " has examples"
@@ -197,7 +233,7 @@ func writeTestText(w io.Writer, results []*contract.ToolResult, verbose bool) {
 		for _, o := range tr.Outcomes {
 			switch {
 			case o.Status == contract.Fail:
-				fmt.Fprintf(w, "--- FAIL: %s (%s)\n", o.Name(), seconds(o.Duration))
+				fmt.Fprintf(w, "--- FAIL: %s (%s%s)\n", o.Name(), seconds(o.Duration), replayed(o))
 				fmt.Fprintf(w, "    %s: %s\n", o.Where(), o.Reason)
 				for _, d := range o.Diffs {
 					fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(d.String(), "\n", "\n    "))
@@ -205,7 +241,7 @@ func writeTestText(w io.Writer, results []*contract.ToolResult, verbose bool) {
 			case verbose && o.Status == contract.Skip:
 				fmt.Fprintf(w, "--- SKIP: %s (%s)\n    %s\n", o.Name(), seconds(o.Duration), o.Reason)
 			case verbose:
-				fmt.Fprintf(w, "--- PASS: %s (%s)\n", o.Name(), seconds(o.Duration))
+				fmt.Fprintf(w, "--- PASS: %s (%s%s)\n", o.Name(), seconds(o.Duration), replayed(o))
 			}
 		}
 		switch tr.Status {
@@ -236,6 +272,13 @@ func skippedNote(tr *contract.ToolResult) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%d of %d examples skipped)", n, len(tr.Outcomes))
+}
+
+func replayed(o *contract.Outcome) string {
+	if o.Replayed {
+		return ", replayed"
+	}
+	return ""
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }

@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"os"
 	"regexp"
 	"runtime"
 	"sort"
@@ -51,8 +53,14 @@ type Options struct {
 	// Parallel is how many tools run at once (0: the number of CPUs); the
 	// examples of one tool run in order.
 	Parallel int
-	// Started, when set, is told each example's outcome as it finishes.
+	// Done, when set, is told each example's outcome as it finishes.
 	Done func(*Outcome)
+	// Cassettes says whether http tools replay or record cassettes
+	// (testdata/NAME.cassette.yaml beside the tool file).
+	Cassettes CassetteMode
+	// NewRunner builds the runner of a tool that uses a cassette: with its
+	// environment and HTTP client. Without it cassettes are not used.
+	NewRunner func(getenv func(string) string, client *http.Client) *run.Runner
 }
 
 // Outcome is one example's result.
@@ -63,6 +71,8 @@ type Outcome struct {
 	Status   Status
 	// Reason says why the example was skipped, or what failed.
 	Reason string
+	// Replayed tells the responses came from the tool's cassette.
+	Replayed bool
 	// Diffs are the differences between expected and the result.
 	Diffs    []Diff
 	Duration time.Duration
@@ -128,18 +138,62 @@ func Run(ctx context.Context, tools []*spec.Tool, opts Options) []*ToolResult {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			start := time.Now()
-			for _, o := range tr.Outcomes {
-				testExample(ctx, tr.Tool, o, &opts)
-				if opts.Done != nil {
-					opts.Done(o)
-				}
-			}
+			runTool(ctx, tr, opts)
 			tr.Duration = time.Since(start)
 			tr.Status, tr.Reason = summarize(tr.Outcomes)
 		}()
 	}
 	wg.Wait()
 	return todo
+}
+
+// runTool runs the examples of one tool in order, through its cassette
+// when it uses one.
+func runTool(ctx context.Context, tr *ToolResult, opts Options) {
+	var cas *Cassette
+	if opts.NewRunner != nil && opts.Call == nil {
+		getenv := opts.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		c, err := OpenCassette(tr.Tool, opts.Cassettes, getenv)
+		if err != nil {
+			for _, o := range tr.Outcomes {
+				o.Status, o.Reason = Fail, err.Error()
+			}
+			return
+		}
+		if c != nil {
+			cas = c
+			r := opts.NewRunner(c.Getenv, c.Client)
+			if c.Replaying {
+				zero := 0 // a replay answers the same again: no retries
+				r.Retries = &zero
+			}
+			opts.Runner, opts.Getenv = r, c.Getenv
+			if c.Replaying {
+				opts.Offline = false // no network needed
+			}
+		}
+	}
+	for _, o := range tr.Outcomes {
+		testExample(ctx, tr.Tool, o, &opts)
+		if cas != nil && cas.Replaying && o.Status != Skip {
+			o.Replayed = true
+		}
+		if opts.Done != nil {
+			opts.Done(o)
+		}
+	}
+	if cas != nil {
+		if err := cas.Stop(); err != nil {
+			for _, o := range tr.Outcomes {
+				if o.Status != Fail {
+					o.Status, o.Reason = Fail, err.Error()
+				}
+			}
+		}
+	}
 }
 
 func summarize(os []*Outcome) (Status, string) {
@@ -321,15 +375,7 @@ func SkipReason(t *spec.Tool, getenv func(string) string, offline bool) string {
 			need(b.Ref)
 		}
 	}
-	var texts []string
-	texts = append(texts, e.URL, e.Server, e.Code)
-	for _, v := range []any{e.Headers, e.Query, e.Body} {
-		if v != nil {
-			texts = append(texts, asText(spec.Plain(v)))
-		}
-	}
-	texts = append(texts, e.Command...)
-	for _, s := range texts {
+	for _, s := range entryTexts(e) {
 		for _, m := range envRef.FindAllStringSubmatch(s, -1) {
 			need(m[1])
 		}
