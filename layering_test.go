@@ -46,6 +46,7 @@ var layering = map[string][]string{
 	"pkg/run":      {"pkg/internal/proc", "pkg/mcpclient", "pkg/run/internal/jsvm", "pkg/spec", "pkg/tmpl", "pkg/validate"},
 	"pkg/scaffold": {"pkg/format", "pkg/spec"},
 	"pkg/docs":     {"pkg/diag", "pkg/export", "pkg/spec"},
+	"pkg/breaking": {"pkg/compat", "pkg/diag", "pkg/importer", "pkg/lint", "pkg/spec"},
 	// layer 4, built on engines: the builtin handlers run through the
 	// runner, serve runs and exports
 	"pkg/run/builtin": {"pkg/run", "pkg/spec"},

@@ -94,6 +94,7 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 		newCmdTest(app),
 		newCmdExport(app),
 		newCmdImport(app),
+		newCmdBreaking(app),
 		newCmdDocs(app),
 		newCmdSchema(app),
 		newCmdNew(app),

@@ -37,6 +37,7 @@ var keys = []key{
 	{"tools_dir", "!!str"}, // Settings.ToolsDir
 	{"no_color", "!!bool"}, // Settings.NoColor
 	{"lint", "!!map"},      // Lint
+	{"breaking", "!!map"},  // Breaking
 	{"run", "!!map"},       // Run
 	{"llm", "!!map"},       // llm_call's base_url, api_key_env, model: File.Lookup
 	{"values", "!!map"},    // values for bind's {config: key}: File.Lookup

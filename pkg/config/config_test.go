@@ -132,8 +132,8 @@ func TestLoadErrors(t *testing.T) {
 		line, col int
 		ptr, msg  string
 	}{
-		{"tools_dir: t\ntool_dir: x\n", 2, 1, "/tool_dir", `unknown setting "tool_dir"; did you mean "tools_dir"? (known: [lint llm no_color run tools_dir values])`},
-		{"colour: true\n", 1, 1, "/colour", `unknown setting "colour" (known: [lint llm no_color run tools_dir values])`},
+		{"tools_dir: t\ntool_dir: x\n", 2, 1, "/tool_dir", `unknown setting "tool_dir"; did you mean "tools_dir"? (known: [breaking lint llm no_color run tools_dir values])`},
+		{"colour: true\n", 1, 1, "/colour", `unknown setting "colour" (known: [breaking lint llm no_color run tools_dir values])`},
 		{"a/b~: 1\n", 1, 1, "/a~1b~0", `unknown setting "a/b~"`},
 		{"no_color: maybe\n", 1, 11, "/no_color", `no_color must be true or false, got "maybe"`},
 		{"tools_dir: [a, b]\n", 1, 12, "/tools_dir", `tools_dir must be a string, got ""`},

@@ -78,6 +78,8 @@ func applyIgnores(set *spec.Set, fs []Finding, cfg *Config) []Finding {
 			for i, id := range d.rules {
 				rule, known := Lookup(id)
 				switch {
+				case !known && OtherRules != nil && OtherRules(id):
+					// another command's rule (toolctl breaking's)
 				case !known:
 					msg := "# " + kind + " names unknown rule \"" + id + "\""
 					if s := spec.Suggest(id, RuleIDs()); s != "" {
@@ -103,6 +105,34 @@ func applyIgnores(set *spec.Set, fs []Finding, cfg *Config) []Finding {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// OtherRules, when set, tells the rule IDs another command owns (toolctl
+// breaking's, set by cmd): an ignore comment that names one is that
+// command's, and lint neither calls it unknown nor unused.
+var OtherRules func(id string) bool
+
+// IgnoreDirective is an inline ignore comment of a file, for the commands
+// that share lint's syntax (toolctl breaking).
+type IgnoreDirective struct {
+	// Line is the line it applies to (its own, or the next code line for
+	// a comment on a line of its own); FileWide for toolctl:ignore-file.
+	Line     int
+	FileWide bool
+	Rules    []string
+	Reason   string
+}
+
+// IgnoreDirectives returns the inline ignore comments of a YAML file.
+func IgnoreDirectives(f *spec.File) []IgnoreDirective {
+	if !hasIgnores(f) {
+		return nil
+	}
+	var out []IgnoreDirective
+	for _, d := range directives(f) {
+		out = append(out, IgnoreDirective{Line: d.target, FileWide: d.fileWide, Rules: d.rules, Reason: d.reason})
 	}
 	return out
 }
