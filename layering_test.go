@@ -51,7 +51,7 @@ var layering = map[string][]string{
 	// runner, serve runs and exports
 	"pkg/run/builtin": {"pkg/run", "pkg/spec"},
 	"pkg/mcp":         {"pkg/export", "pkg/run", "pkg/spec", "pkg/validate"},
-	"pkg/contract":    {"pkg/diag", "pkg/run", "pkg/spec", "pkg/validate"},
+	"pkg/contract":    {"pkg/breaking", "pkg/diag", "pkg/mcpclient", "pkg/run", "pkg/spec", "pkg/validate"},
 	// layer 5, the commands: flags, wiring, output; anything below
 	"cmd":             {"*"},
 	"internal/genman": {"cmd"},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/contract"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/report"
 	"github.com/toolctl/toolctl/pkg/run"
 )
@@ -28,6 +29,8 @@ type testOptions struct {
 	timeout  time.Duration
 	offline  bool
 	record   bool
+	server   string
+	url      string
 	live     bool
 	runner   runnerFlags
 }
@@ -98,6 +101,8 @@ selected by --run, bad --run pattern).`,
 	f.BoolVar(&opts.offline, "offline", false, "skip the examples that need the network (http entries, http_request, mcp servers at a URL)")
 	f.BoolVar(&opts.record, "record", false, "call the network and write each http tool's cassette, testdata/NAME.cassette.yaml beside its file (secrets redacted)")
 	f.BoolVar(&opts.live, "live", false, "ignore cassettes: call the network even where a cassette exists")
+	f.StringVar(&opts.server, "server", "", "test a live MCP server started with `CMD ARGS`: the files are the contract (schemas compared as toolctl breaking does, examples called through it)")
+	f.StringVar(&opts.url, "url", "", "test a live MCP server at `URL` (Streamable HTTP), as --server does")
 	f.Var(&opts.runner.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
 	f.StringVar(&opts.runner.root, "root", "", "directory file_reader is confined to (default: the working directory)")
 	f.StringVar(&opts.runner.python, "python", "", "Python interpreter for python entries that name none (default python3)")
@@ -176,7 +181,23 @@ func runTest(opts *testOptions, args []string) error {
 		ctx, cancel = context.WithTimeout(ctx, opts.timeout)
 		defer cancel()
 	}
+	var server *contract.Server
+	if opts.server != "" || opts.url != "" {
+		if opts.server != "" && opts.url != "" {
+			return usageError(errors.New("--server and --url cannot be used together; give one server"))
+		}
+		if opts.record || opts.live {
+			return usageError(errors.New("--record and --live are for the tools' own entries, not --server/--url"))
+		}
+		where := firstNonEmpty(opts.server, opts.url)
+		server, err = contract.Connect(ctx, where, app.IO.ErrOut)
+		if err != nil {
+			return usageError(err)
+		}
+		defer server.Close()
+	}
 	results := contract.Run(ctx, set.Tools(), contract.Options{
+		Server: server,
 		Runner: r, Getenv: app.Getenv, Offline: opts.offline, Filter: filter, Parallel: opts.parallel,
 		Cassettes: mode, NewRunner: newRunner,
 	})
@@ -230,6 +251,9 @@ func runTest(opts *testOptions, args []string) error {
 func writeTestText(w io.Writer, results []*contract.ToolResult, verbose bool) {
 	failed := false
 	for _, tr := range results {
+		for _, d := range tr.Problems {
+			fmt.Fprintf(w, "--- FAIL: %s (input schema)\n    %s: the server's schema differs: %s [%s]\n", tr.Tool.Name, diag.Where(d.File, d.Span.Start), d.Message, d.Rule)
+		}
 		for _, o := range tr.Outcomes {
 			switch {
 			case o.Status == contract.Fail:
@@ -286,6 +310,10 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) 
 func testCases(results []*contract.ToolResult) []report.TestCase {
 	var out []report.TestCase
 	for _, tr := range results {
+		for _, d := range tr.Problems {
+			out = append(out, report.TestCase{Suite: tr.Tool.Name, Name: tr.Tool.Name + "/input_schema", File: d.File, Pos: d.Span.Start,
+				Status: string(contract.Fail), Message: "the server's schema differs: " + d.Message + " [" + d.Rule + "]"})
+		}
 		for _, o := range tr.Outcomes {
 			var diff []string
 			for _, d := range o.Diffs {

@@ -61,6 +61,10 @@ type Options struct {
 	// NewRunner builds the runner of a tool that uses a cassette: with its
 	// environment and HTTP client. Without it cassettes are not used.
 	NewRunner func(getenv func(string) string, client *http.Client) *run.Runner
+	// Server, when set, is the live MCP server under test: every tool of
+	// the files must be listed with an equivalent input schema, and the
+	// examples are called through it.
+	Server *Server
 }
 
 // Outcome is one example's result.
@@ -99,9 +103,12 @@ func ExampleName(t *spec.Tool, i int) string {
 
 // ToolResult is one tool's examples' outcomes.
 type ToolResult struct {
-	Tool     *spec.Tool
-	Status   Status
-	Reason   string // a tool's skip reason, when every example was skipped for one
+	Tool   *spec.Tool
+	Status Status
+	Reason string // a tool's skip reason, when every example was skipped for one
+	// Problems are the differences between the tool's input schema and
+	// the one the server lists (--server): each fails the tool.
+	Problems []diag.Diagnostic
 	Outcomes []*Outcome
 	Duration time.Duration
 }
@@ -126,6 +133,27 @@ func Run(ctx context.Context, tools []*spec.Tool, opts Options) []*ToolResult {
 			todo = append(todo, tr)
 		}
 	}
+	if opts.Server != nil {
+		opts.Call = opts.Server.Call
+		listed := map[*spec.Tool]bool{}
+		for _, tr := range todo {
+			listed[tr.Tool] = true
+		}
+		var all []*ToolResult
+		i := 0
+		for _, t := range tools {
+			if i < len(todo) && todo[i].Tool == t {
+				all = append(all, todo[i])
+				i++
+			} else if !listed[t] && opts.Filter == nil {
+				all = append(all, &ToolResult{Tool: t})
+			}
+		}
+		todo = all
+		for _, tr := range todo {
+			tr.Problems = opts.Server.SchemaProblems(tr.Tool)
+		}
+	}
 	n := opts.Parallel
 	if n <= 0 {
 		n = runtime.NumCPU()
@@ -141,6 +169,9 @@ func Run(ctx context.Context, tools []*spec.Tool, opts Options) []*ToolResult {
 			runTool(ctx, tr, opts)
 			tr.Duration = time.Since(start)
 			tr.Status, tr.Reason = summarize(tr.Outcomes)
+			if len(tr.Problems) > 0 {
+				tr.Status = Fail
+			}
 		}()
 	}
 	wg.Wait()
@@ -207,7 +238,7 @@ func summarize(os []*Outcome) (Status, string) {
 			reasons[o.Reason] = true
 		}
 	}
-	if skips == len(os) {
+	if skips == len(os) && skips > 0 {
 		var rs []string
 		for r := range reasons {
 			rs = append(rs, r)

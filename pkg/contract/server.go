@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolctl/toolctl/pkg/breaking"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/mcpclient"
 	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -120,7 +122,16 @@ func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (
 	}
 	text := strings.Join(texts, "\n")
 	if res.IsError {
-		return nil, &run.Error{Kind: run.ToolExecutionError, Tool: t.Name, Message: text}
+		// toolctl serve (and servers like it) start the text with the kind
+		kind := run.ToolExecutionError
+		for _, k := range append(run.Kinds, run.DefinitionError) {
+			if strings.HasPrefix(text, string(k)+":") || strings.HasPrefix(text, string(k)+" ") {
+				kind = k
+				text = strings.TrimPrefix(strings.TrimPrefix(text, string(k)+" in "+t.Name), string(k))
+				text = strings.TrimSpace(strings.TrimPrefix(text, ":"))
+			}
+		}
+		return nil, &run.Error{Kind: kind, Tool: t.Name, Message: text}
 	}
 	if res.StructuredContent != nil {
 		return res.StructuredContent, nil
@@ -129,4 +140,25 @@ func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (
 		return v, nil
 	}
 	return text, nil
+}
+
+// SchemaProblems compares the input schema the server lists for t with
+// the file's, as toolctl breaking does (file → server): every finding of
+// the call category (a call the file documents that the server would
+// reject or read otherwise) is a problem, positioned in the file.
+func (s *Server) SchemaProblems(t *spec.Tool) []diag.Diagnostic {
+	def := s.Definition(t.Name)
+	if def == nil {
+		return []diag.Diagnostic{{File: t.Path(), Span: t.Span(""), Severity: diag.Error, Rule: "tool-removed", Tool: t.Name,
+			Message: fmt.Sprintf("the server %s lists no tool %s", s.where, t.Name)}}
+	}
+	var out []diag.Diagnostic
+	for _, d := range breaking.Compare([]*breaking.Tool{breaking.FromSpec(t)}, []*breaking.Tool{breaking.FromSpec(def)}, breaking.Options{}) {
+		if r, ok := breaking.Lookup(d.Rule); ok && r.Category == breaking.CatCall {
+			// shown at the file's side: the file is the contract
+			d.File, d.Span = t.Path(), t.Span(d.Pointer)
+			out = append(out, d)
+		}
+	}
+	return out
 }
