@@ -255,7 +255,7 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 		o.Status, o.Reason = Fail, fmt.Sprintf(format, a...)
 	}
 	if err := ctx.Err(); err != nil {
-		fail("not run: %v (--timeout of the whole run)", err)
+		fail("not run: %s", stopped(err))
 		return
 	}
 	expect, err := ParseExpect(ex.Expect)
@@ -290,6 +290,10 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 	start := time.Now()
 	value, err := call(ctx, t, input)
 	o.Duration = time.Since(start)
+	if cerr := ctx.Err(); err != nil && cerr != nil {
+		fail("stopped: %s", stopped(cerr))
+		return
+	}
 	if expect.Error != nil {
 		checkError(o, expect.Error, err)
 		return
@@ -340,6 +344,14 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 	if len(problems) > 0 {
 		o.Status, o.Reason = Fail, strings.Join(problems, "; ")
 	}
+}
+
+// stopped says why the run's context ended.
+func stopped(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "the whole run's --timeout expired; raise it (e.g. --timeout 30m) or select fewer examples with --run"
+	}
+	return "the run was interrupted"
 }
 
 func schemaProblems(what string, s *jsonschema.Schema, v any) []string {
