@@ -63,11 +63,36 @@ func Normalize(v any) (any, error) {
 // the same length; numbers match within tolerance; strings exactly).
 func Compare(expected, got any, exact bool, tolerance float64) []Diff {
 	var out []Diff
-	compare("$", expected, got, exact, tolerance, &out)
+	c := comparer{exact: exact, tol: tolerance}
+	c.compare("$", expected, got, &out)
 	return out
 }
 
-func compare(path string, want, got any, exact bool, tol float64, out *[]Diff) {
+// CompareTypes is match: types: keys as a subset match, every value
+// compared by its JSON type only and arrays element by element as far as
+// both go (expected holds illustrative values: a timestamp, a size).
+func CompareTypes(expected, got any) []Diff {
+	var out []Diff
+	c := comparer{types: true}
+	c.compare("$", expected, got, &out)
+	return out
+}
+
+type comparer struct {
+	exact, types bool
+	tol          float64
+}
+
+func (c comparer) compare(path string, want, got any, out *[]Diff) {
+	exact := c.exact
+	if _, isMap := want.(map[string]any); c.types && !isMap {
+		if _, isList := want.([]any); !isList {
+			if kind(want) != kind(got) {
+				*out = append(*out, Diff{Path: path, Expected: jsonText(want), Got: jsonText(got), Message: "expected " + kind(want) + ", got " + kind(got) + " (match: types)"})
+			}
+			return
+		}
+	}
 	switch w := want.(type) {
 	case map[string]any:
 		g, ok := got.(map[string]any)
@@ -81,7 +106,7 @@ func compare(path string, want, got any, exact bool, tol float64, out *[]Diff) {
 				*out = append(*out, Diff{Path: child(path, k), Expected: jsonText(w[k]), Message: "missing key"})
 				continue
 			}
-			compare(child(path, k), w[k], gv, exact, tol, out)
+			c.compare(child(path, k), w[k], gv, out)
 		}
 		if exact {
 			for _, k := range sortedKeys(g) {
@@ -98,21 +123,24 @@ func compare(path string, want, got any, exact bool, tol float64, out *[]Diff) {
 		}
 		for i := range w {
 			p := path + "[" + strconv.Itoa(i) + "]"
+			if i >= len(g) && c.types {
+				break
+			}
 			if i >= len(g) {
 				*out = append(*out, Diff{Path: p, Expected: jsonText(w[i]), Message: "missing element"})
 				continue
 			}
-			compare(p, w[i], g[i], exact, tol, out)
+			c.compare(p, w[i], g[i], out)
 		}
-		for i := len(w); i < len(g); i++ {
+		for i := len(w); i < len(g) && !c.types; i++ {
 			*out = append(*out, Diff{Path: path + "[" + strconv.Itoa(i) + "]", Got: jsonText(g[i]), Message: "unexpected element"})
 		}
 	case json.Number:
 		g, ok := got.(json.Number)
-		if !ok || !numbersMatch(w, g, tol) {
+		if !ok || !numbersMatch(w, g, c.tol) {
 			d := Diff{Path: path, Expected: string(w), Got: jsonText(got)}
-			if tol > 0 && ok {
-				d.Message = "differs by more than the tolerance " + strconv.FormatFloat(tol, 'g', -1, 64)
+			if c.tol > 0 && ok {
+				d.Message = "differs by more than the tolerance " + strconv.FormatFloat(c.tol, 'g', -1, 64)
 			}
 			*out = append(*out, d)
 		}

@@ -75,3 +75,20 @@ func TestParseExpectErrors(t *testing.T) {
 		t.Errorf("ParseExpect = %+v, %v", x, err)
 	}
 }
+
+func TestCompareTypes(t *testing.T) {
+	for _, c := range []struct{ want, got, diffs string }{
+		{`{"t":"2026-01-01","n":1,"l":[1,2,3]}`, `{"t":"2027-05-05","n":7.5,"l":[4],"x":true}`, ""},
+		{`{"t":"2026-01-01","n":1}`, `{"t":5,"n":"7"}`, "$.n,$.t"},
+		{`{"t":"x"}`, `{}`, "$.t"},
+		{`"48\ttools"`, `"92\ttools"`, ""},
+	} {
+		var paths []string
+		for _, d := range CompareTypes(norm(t, c.want), norm(t, c.got)) {
+			paths = append(paths, d.Path)
+		}
+		if strings.Join(paths, ",") != c.diffs {
+			t.Errorf("CompareTypes(%s, %s) diffs at %v, want %s", c.want, c.got, paths, c.diffs)
+		}
+	}
+}

@@ -331,13 +331,19 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 		if err != nil {
 			problems = append(problems, "expected is not JSON: "+err.Error())
 		} else {
-			o.Diffs = Compare(want, got, expect.Exact, expect.Tolerance)
+			if expect.Types {
+				o.Diffs = CompareTypes(want, got)
+			} else {
+				o.Diffs = Compare(want, got, expect.Exact, expect.Tolerance)
+			}
 		}
 	}
 	if len(o.Diffs) > 0 {
 		mode := "subset"
 		if expect.Exact {
 			mode = "exact"
+		} else if expect.Types {
+			mode = "types"
 		}
 		problems = append([]string{fmt.Sprintf("the result does not match expected (%s match)", mode)}, problems...)
 	}

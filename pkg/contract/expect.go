@@ -17,6 +17,8 @@ import (
 type Expect struct {
 	// Exact compares the whole value; the default is a subset match.
 	Exact bool
+	// Types compares values by their JSON type only (match: types).
+	Types bool
 	// Tolerance is the largest difference at which two numbers match.
 	Tolerance float64
 	// Contains is a substring of the result as text.
@@ -64,9 +66,11 @@ func ParseExpect(m *spec.Map) (*Expect, error) {
 			switch s {
 			case "exact":
 				x.Exact = true
+			case "types":
+				x.Types = true
 			case "subset":
 			default:
-				return nil, bad(key, "%s is not a match mode; use exact or subset", show(v))
+				return nil, bad(key, "%s is not a match mode; use subset, exact or types", show(v))
 			}
 		case "tolerance":
 			f, ok := number(v)

@@ -285,7 +285,7 @@ type fileExample struct {
 }
 
 type fileExpect struct {
-	Match     string           `json:"match,omitempty" jsonschema:"enum=subset,enum=exact,default=subset" jsonschema_description:"subset: every key of an expected object must be in the result with a matching value; exact: the result equals expected."`
+	Match     string           `json:"match,omitempty" jsonschema:"enum=subset,enum=exact,enum=types,default=subset" jsonschema_description:"subset: every key of an expected object must be in the result with a matching value; exact: the result equals expected; types: as subset, values compared by JSON type only (illustrative values)."`
 	Tolerance float64          `json:"tolerance,omitempty" jsonschema:"minimum=0" jsonschema_description:"Numbers match when they differ by at most this much (default 0: exactly)."`
 	Contains  string           `json:"contains,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must contain this substring."`
 	Pattern   string           `json:"pattern,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must match this regular expression (RE2)."`
