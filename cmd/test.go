@@ -224,7 +224,7 @@ func runTest(opts *testOptions, args []string) error {
 		if !slices.Contains(report.TestFormats, rs.format) {
 			return usageError(fmt.Errorf("--format %s: test writes text, %s", rs.format, strings.Join(report.TestFormats, ", ")))
 		}
-		opt := report.Options{Root: cwd, Version: currentBuild().Version, Rules: []report.Rule{{ID: testRule, Description: "An example's result does not match its expected value", Severity: 3}}}
+		opt := report.Options{Root: cwd, Version: currentBuild().Version, Rules: []report.Rule{{ID: testRule, Description: "An example's result does not match its expected value", Severity: diag.Error}}}
 		var buf strings.Builder
 		if err := report.WriteTests(&buf, rs.format, testRule, cases, opt); err != nil {
 			return usageError(err)
