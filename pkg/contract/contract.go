@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"regexp"
 	"runtime"
 	"sort"
@@ -268,7 +269,18 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 		return
 	}
 	if opts.Call == nil {
-		if reason := SkipReason(t, opts.Getenv, opts.Offline); reason != "" {
+		getenv := opts.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		reason := SkipReason(t, getenv, opts.Offline)
+		if reason == "" && t.Entry != nil && t.Entry.Kind() == spec.EntryPython {
+			python := firstOf(t.Entry.Interpreter, opts.Runner.Options.Python, "python3")
+			if _, err := exec.LookPath(python); err != nil {
+				reason = "needs " + python + " (not found)"
+			}
+		}
+		if reason != "" {
 			o.Status, o.Reason = Skip, reason
 			return
 		}
@@ -350,6 +362,15 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 	if len(problems) > 0 {
 		o.Status, o.Reason = Fail, strings.Join(problems, "; ")
 	}
+}
+
+func firstOf(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
 }
 
 // stopped says why the run's context ended.
