@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -64,10 +65,11 @@ func TestScript(t *testing.T) {
 			return copyDir(bundled, filepath.Join(env.WorkDir, "bundled"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":  cmdExitCode,
-			"jsonvalid": cmdJSONValid,
-			"utf16":     cmdUTF16,
-			"httpstub":  cmdHTTPStub,
+			"exitcode":     cmdExitCode,
+			"jsonvalid":    cmdJSONValid,
+			"utf16":        cmdUTF16,
+			"httpstub":     cmdHTTPStub,
+			"httpstubstop": cmdHTTPStubStop,
 		},
 	})
 }
@@ -222,4 +224,21 @@ func cmdHTTPStub(ts *testscript.TestScript, neg bool, args []string) {
 	srv := httptest.NewServer(mux)
 	ts.Defer(srv.Close)
 	ts.Setenv("SERVER", srv.URL)
+	stubs.Store(srv.URL, srv)
+}
+
+// stubs are the running httpstub servers by URL, for httpstubstop.
+var stubs sync.Map
+
+// cmdHTTPStubStop implements "httpstubstop": it stops the server httpstub
+// started ($SERVER keeps its URL, which nothing answers any more).
+func cmdHTTPStubStop(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: httpstubstop")
+	}
+	srv, ok := stubs.LoadAndDelete(ts.Getenv("SERVER"))
+	if !ok {
+		ts.Fatalf("httpstubstop: no httpstub server is running")
+	}
+	srv.(*httptest.Server).Close()
 }

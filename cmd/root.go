@@ -92,6 +92,7 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 		newCmdList(app),
 		newCmdShow(app),
 		newCmdRun(app),
+		newCmdTest(app),
 		newCmdExport(app),
 		newCmdImport(app),
 		newCmdBreaking(app),

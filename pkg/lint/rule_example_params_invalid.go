@@ -13,7 +13,9 @@ var ruleExampleParamsInvalid = &Rule{
 	Severity:    Error,
 	Description: "Every example's params validate against the input schema.",
 	Explain: `Examples teach the model how to call the tool (and become Anthropic
-input_examples); an invalid example teaches it to make invalid calls.
+input_examples); an invalid example teaches it to make invalid calls. A
+negative example (expect: {error: ...}, toolctl test) is left out: its params
+may be invalid on purpose.
 
 Bad:
   input_schema:
@@ -34,6 +36,9 @@ Good:
 		}
 		call := validate.CallSchema(t)
 		for i, ex := range t.Examples {
+			if negativeExample(ex) {
+				continue
+			}
 			var fast any = ex.Params
 			if ex.Params == nil {
 				fast = spec.NewMap(0)

@@ -31,6 +31,7 @@ var rules = []*Rule{
 	ruleEntryRequired,
 	ruleEntryTypeUnknown,
 	ruleExampleParamsInvalid,
+	ruleExampleExpectedInvalid,
 	ruleFieldUnknown,
 	ruleGeminiName,
 	ruleGeminiNameSeparator,

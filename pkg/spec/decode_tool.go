@@ -542,6 +542,10 @@ func (d *decoder) examples(t *Tool, v *yaml.Node, ptr string) []Example {
 				}
 			case "expected":
 				ex.Expected = d.value(p.value, kp, 2)
+			case "expect":
+				if m := d.mapping(p.value, kp, "examples["+strconv.Itoa(i)+"].expect"); m != nil {
+					ex.Expect, _ = d.value(m, kp, 2).(*Map)
+				}
 			default:
 				t.unknownAt(kp)
 			}

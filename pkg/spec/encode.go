@@ -57,13 +57,16 @@ func (t *Tool) ToMap() *Map {
 	if len(t.Examples) > 0 {
 		list := make([]any, len(t.Examples))
 		for i, ex := range t.Examples {
-			em := NewMap(3)
+			em := NewMap(4)
 			setIn(em, "scenario", ex.Scenario)
 			if ex.Params != nil {
 				em.Set("params", ex.Params)
 			}
 			if ex.Expected != nil {
 				em.Set("expected", ex.Expected)
+			}
+			if ex.Expect != nil {
+				em.Set("expect", ex.Expect)
 			}
 			list[i] = em
 		}

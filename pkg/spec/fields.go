@@ -5,7 +5,7 @@ package spec
 // sorts them in. TestSectionFieldOrder holds the three to these lists.
 var (
 	EntryFields        = []string{"type", "handler", "url", "method", "headers", "query", "body", "code", "file", "module", "function", "path", "interpreter", "command", "server", "tool"}
-	ExampleFields      = []string{"scenario", "params", "expected"}
+	ExampleFields      = []string{"scenario", "params", "expected", "expect"}
 	PrerequisiteFields = []string{"condition", "check_tool", "action_if_not_met"}
 	RelatedToolFields  = []string{"name", "relation"}
 	WorkflowFields     = []string{"name", "steps"}

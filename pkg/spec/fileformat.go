@@ -280,7 +280,22 @@ func (filePrereq) JSONSchema() *jsonschema.Schema {
 type fileExample struct {
 	Scenario string         `json:"scenario,omitempty" jsonschema_description:"When this call is made."`
 	Params   map[string]any `json:"params,omitempty" jsonschema_description:"The input; must validate against the input schema."`
-	Expected any            `json:"expected,omitempty" jsonschema_description:"What the call returns or does."`
+	Expected any            `json:"expected,omitempty" jsonschema_description:"What the call returns or does; toolctl test compares the result with it (a subset match by default)."`
+	Expect   *fileExpect    `json:"expect,omitempty" jsonschema_description:"How toolctl test compares the result with expected."`
+}
+
+type fileExpect struct {
+	Match     string           `json:"match,omitempty" jsonschema:"enum=subset,enum=exact,enum=types,default=subset" jsonschema_description:"subset: every key of an expected object must be in the result with a matching value; exact: the result equals expected; types: as subset, values compared by JSON type only (illustrative values)."`
+	Tolerance float64          `json:"tolerance,omitempty" jsonschema:"minimum=0" jsonschema_description:"Numbers match when they differ by at most this much (default 0: exactly)."`
+	Contains  string           `json:"contains,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must contain this substring."`
+	Pattern   string           `json:"pattern,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must match this regular expression (RE2)."`
+	Schema    map[string]any   `json:"schema,omitempty" jsonschema_description:"A JSON Schema the result must conform to, beside the tool's output schema."`
+	Error     *fileExpectError `json:"error,omitempty" jsonschema_description:"The call must fail, and how: a negative example."`
+}
+
+type fileExpectError struct {
+	Type    string `json:"type,omitempty" jsonschema_description:"The error kind, e.g. ValidationError, ToolExecutionError, NotFoundError."`
+	Message string `json:"message,omitempty" jsonschema_description:"A substring of the error message."`
 }
 
 type fileRelated struct {

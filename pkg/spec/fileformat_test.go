@@ -301,7 +301,7 @@ func TestSectionFieldOrder(t *testing.T) {
   "workflow": {"steps": [{"condition": "c", "tools": ["a"], "tool": "t", "action": "a", "step": 1}], "name": "w"},
   "related_tools": [{"relation": "r", "name": "n"}],
   "prerequisites": [{"action_if_not_met": "a", "check_tool": "c", "condition": "c"}],
-  "examples": [{"expected": 1, "params": {}, "scenario": "s"}],
+  "examples": [{"expect": {"match": "exact"}, "expected": 1, "params": {}, "scenario": "s"}],
   "entry": {"tool": "t", "server": "s", "command": ["c"], "interpreter": "i", "path": "p", "function": "f", "module": "m", "file": "f", "code": "c", "body": {}, "query": {}, "headers": {}, "method": "GET", "url": "https://example.com", "handler": "h", "type": "http"},
   "description": "d", "name": "order_check"}`
 	f := ParseFile("order.json", []byte(src))

@@ -284,6 +284,10 @@ func WalkDir(root string, fn fs.WalkDirFunc) error {
 	})
 }
 
+// CassetteSuffix ends the name of toolctl test's cassette files, which a
+// directory walk leaves out.
+const CassetteSuffix = ".cassette.yaml"
+
 // Collect expands paths into the list of tool files to read, sorted and
 // without duplicates.
 func Collect(paths []string) ([]string, error) {
@@ -339,7 +343,9 @@ func Collect(paths []string) ([]string, error) {
 			// baseline is recognised as it is parsed). Named pipes,
 			// sockets and devices are listed too, for ReadFile to report
 			// without opening them.
-			if IsToolFile(p) && !strings.HasPrefix(d.Name(), ".") && !isConfigFile(p, d.Name()) {
+			// toolctl test's cassettes (testdata/NAME.cassette.yaml) are
+			// recorded HTTP exchanges, not tools.
+			if IsToolFile(p) && !strings.HasPrefix(d.Name(), ".") && !isConfigFile(p, d.Name()) && !strings.HasSuffix(d.Name(), CassetteSuffix) {
 				found = append(found, p)
 			}
 			return nil

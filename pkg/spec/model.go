@@ -220,6 +220,10 @@ type Example struct {
 	Scenario string
 	Params   *Map
 	Expected any
+	// Expect refines how toolctl test compares the result with Expected
+	// (match, tolerance, contains, pattern, schema, error); kept as
+	// written, pkg/contract reads it.
+	Expect *Map
 }
 
 // RelatedTool points at another tool.

@@ -1,0 +1,164 @@
+package contract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolctl/toolctl/pkg/breaking"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/mcpclient"
+	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// Server is a live MCP server under test (--server, --url): the tool
+// files are the contract.
+type Server struct {
+	session *mcp.ClientSession
+	proc    *mcpclient.Server
+	// Tools are the server's tools/list, by name.
+	Tools map[string]*mcp.Tool
+	where string
+}
+
+// Connect starts the server (a command line) or connects to it (an http
+// URL) and lists its tools.
+func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, error) {
+	s := &Server{where: server}
+	var transport mcp.Transport
+	if mcpclient.IsHTTPURL(server) {
+		transport = &mcp.StreamableClientTransport{Endpoint: server, DisableStandaloneSSE: true}
+	} else {
+		argv, err := mcpclient.SplitCommandLine(server)
+		if err != nil {
+			return nil, fmt.Errorf("--server %q: %v", server, err)
+		}
+		if len(argv) == 0 {
+			return nil, fmt.Errorf("--server is empty; give the server's command line")
+		}
+		p, err := mcpclient.Start(ctx, argv, "", stderr, 0)
+		if err != nil {
+			return nil, err
+		}
+		s.proc = p
+		transport = p.Transport(nil)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl-test", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("cannot connect to the MCP server %s: %v", server, mcpclient.RootCause(err))
+	}
+	s.session = session
+	s.Tools = map[string]*mcp.Tool{}
+	for tool, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("tools/list on %s: %v", server, err)
+		}
+		s.Tools[tool.Name] = tool
+	}
+	return s, nil
+}
+
+// Close ends the session and stops a started server.
+func (s *Server) Close() {
+	if s.session != nil {
+		mcpclient.CloseSession(s.session)
+	}
+	if s.proc != nil {
+		s.proc.Stop()
+	}
+}
+
+// Definition is the server's definition of a tool as a tool file (its
+// tools/list entry in the MCP dialect), nil when it lists none.
+func (s *Server) Definition(name string) *spec.Tool {
+	tool, ok := s.Tools[name]
+	if !ok {
+		return nil
+	}
+	data, err := json.Marshal(tool)
+	if err != nil {
+		return nil
+	}
+	f := spec.ParseFile(s.where+"#"+name+".json", data)
+	if len(f.Tools) != 1 {
+		return nil
+	}
+	return f.Tools[0]
+}
+
+// Call calls a tool on the server. The result is its structuredContent
+// when present, else its text parsed as JSON when it parses, else the
+// text. An isError result is a ToolExecutionError, an invalid-params
+// error a ValidationError.
+func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (any, error) {
+	if _, ok := s.Tools[t.Name]; !ok {
+		return nil, &run.Error{Kind: run.NotFoundError, Tool: t.Name, Message: fmt.Sprintf("the server %s lists no tool %q", s.where, t.Name)}
+	}
+	if input == nil {
+		input = map[string]any{}
+	}
+	res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: t.Name, Arguments: input})
+	if err != nil {
+		var werr *jsonrpc.Error
+		if errors.As(err, &werr) && werr.Code == jsonrpc.CodeInvalidParams {
+			return nil, &run.Error{Kind: run.ValidationError, Tool: t.Name, Message: werr.Message}
+		}
+		return nil, &run.Error{Kind: run.ToolExecutionError, Tool: t.Name, Message: err.Error()}
+	}
+	var texts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, tc.Text)
+		}
+	}
+	text := strings.Join(texts, "\n")
+	if res.IsError {
+		// toolctl serve (and servers like it) start the text with the kind
+		kind := run.ToolExecutionError
+		for _, k := range append(run.Kinds, run.DefinitionError) {
+			if strings.HasPrefix(text, string(k)+":") || strings.HasPrefix(text, string(k)+" ") {
+				kind = k
+				text = strings.TrimPrefix(strings.TrimPrefix(text, string(k)+" in "+t.Name), string(k))
+				text = strings.TrimSpace(strings.TrimPrefix(text, ":"))
+			}
+		}
+		return nil, &run.Error{Kind: kind, Tool: t.Name, Message: text}
+	}
+	if res.StructuredContent != nil {
+		return res.StructuredContent, nil
+	}
+	if v, err := spec.DecodeJSON([]byte(text)); err == nil {
+		return v, nil
+	}
+	return text, nil
+}
+
+// SchemaProblems compares the input schema the server lists for t with
+// the file's, as toolctl breaking does (file → server): every finding of
+// the call category (a call the file documents that the server would
+// reject or read otherwise) is a problem, positioned in the file.
+func (s *Server) SchemaProblems(t *spec.Tool) []diag.Diagnostic {
+	def := s.Definition(t.Name)
+	if def == nil {
+		return []diag.Diagnostic{{File: t.Path(), Span: t.Span(""), Severity: diag.Error, Rule: "tool-removed", Tool: t.Name,
+			Message: fmt.Sprintf("the server %s lists no tool %s", s.where, t.Name)}}
+	}
+	var out []diag.Diagnostic
+	for _, d := range breaking.Compare([]*breaking.Tool{breaking.FromSpec(t)}, []*breaking.Tool{breaking.FromSpec(def)}, breaking.Options{}) {
+		if r, ok := breaking.Lookup(d.Rule); ok && r.Category == breaking.CatCall {
+			// shown at the file's side: the file is the contract
+			d.File, d.Span = t.Path(), t.Span(d.Pointer)
+			out = append(out, d)
+		}
+	}
+	return out
+}
