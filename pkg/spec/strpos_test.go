@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // StringSpan finds the source of a character inside a string whatever its
@@ -71,4 +72,64 @@ func TestTextPosEscapesAndFolding(t *testing.T) {
 			t.Errorf("%q: TextPos(%d, %d) = %v, want %v", tc.src, tc.line, tc.col, got, tc.want)
 		}
 	}
+}
+
+// FuzzStringSpan: on any file, StringSpan of any character of a tool's
+// strings never panics, and an exact span lies inside the file with its
+// start before its end.
+func FuzzStringSpan(f *testing.F) {
+	for _, s := range []string{
+		"name: t\ndescription: \"a\\u200bb \\\n  c\\U000E0041\"\n",
+		"name: t\ndescription: >-\n  one\n\n  two \u200b\r\n",
+		"name: t\ndescription: |2\n   x\u202e\n",
+		"name: t\ndescription: 'it''s\n  here'\n",
+		"{\"name\": \"t\", \"description\": \"a\\ud83d\\ude00\\u202e\\/\"}",
+		"name: t\nparameters:\n  - name: p\u0430th\n    type: string\n    description: \"x\\ty\"\n",
+	} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, asJSON bool) {
+		if len(data) > 4096 {
+			return
+		}
+		name := "a.yaml"
+		if asJSON {
+			name = "a.json"
+		}
+		file := ParseFile(name, data)
+		lines := strings.Count(string(data), "\n") + 1
+		for _, tool := range file.Tools {
+			var ptrs []string
+			ptrs = append(ptrs, "/name", "/description", "/detail", "/title")
+			if props, ok := tool.Input().GetMap("properties"); ok {
+				for _, p := range props.Keys() {
+					ptrs = append(ptrs, Pointer("input_schema", "properties", p), Pointer("input_schema", "properties", p, "description"))
+				}
+			}
+			for _, ptr := range ptrs {
+				for _, key := range []bool{false, true} {
+					n := tool.stringNode(ptr, key)
+					if n == nil {
+						continue
+					}
+					v := n.Value
+					for i := 0; i <= len(v); {
+						w := 1
+						if i < len(v) {
+							_, w = utf8.DecodeRuneInString(v[i:])
+						}
+						span, exact := tool.StringSpan(ptr, key, i, min(i+w, len(v)))
+						if exact {
+							s, e := span.Start, span.End
+							if s.Line < 1 || s.Col < 1 || e.Line > lines+1 || e.Line < s.Line || (e.Line == s.Line && e.Col < s.Col) {
+								t.Fatalf("%s %s [%d]: span %v in a file of %d lines", name, ptr, i, span, lines)
+							}
+						}
+						i += w
+					}
+				}
+			}
+		}
+	})
 }
