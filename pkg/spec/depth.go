@@ -133,12 +133,13 @@ func (s *depthScan) node(col int, value bool) {
 			}
 			continue
 		case c == '[' || c == '{':
-			s.flowCollection()
-			s.afterValue(col, value)
+			start := s.i
+			inner := s.flowCollection()
+			s.afterValue(col, value, inner, start)
 			return
 		case c == '"' || c == '\'':
 			s.quoted()
-			s.afterValue(col, value)
+			s.afterValue(col, value, 0, s.i)
 			return
 		case c == '|' || c == '>':
 			s.blockScalar()
@@ -171,11 +172,18 @@ func (s *depthScan) node(col int, value bool) {
 }
 
 // afterValue reads what follows a flow collection or a quoted scalar on its
-// line: ": " makes it a key.
-func (s *depthScan) afterValue(col int, value bool) {
+// line: ": " makes it a key, and the levels inside it (inner, from the
+// collection at start) one deeper, in the mapping it opens.
+func (s *depthScan) afterValue(col int, value bool, inner, start int) {
 	s.skipBlanks()
 	if !value && s.i < len(s.data) && s.data[s.i] == ':' && s.indicator(s.i) {
 		s.openBlock(col, false)
+		if n := len(s.block) + inner; inner > 0 {
+			s.max = max(s.max, n)
+			if n > s.limit && s.at < 0 {
+				s.at = start
+			}
+		}
 		s.i++
 		s.skipBlanks()
 		s.node(s.i-s.lineStart, true)
@@ -203,9 +211,59 @@ func (s *depthScan) openBlock(col int, seq bool) {
 	s.open(s.lineStart + col)
 }
 
+// flowFrame is an open flow collection while flowCollection reads it.
+type flowFrame struct {
+	seq  bool // a sequence, whose entries may be single-pair mappings
+	pair bool // the current entry is a single pair ("[a: b]"), one level more
+	// own is the frame's depth; entry the deepest level reached in the
+	// current entry, max in the whole collection (relative to the block
+	// collections around it).
+	own, entry, max int
+}
+
 // flowCollection skips a flow collection, over lines, counting its depth.
-func (s *depthScan) flowCollection() {
+// It returns the deepest level reached inside it, counted from the block
+// collections around it (1 for "[a]"), for the case where it turns out to
+// be a mapping key (afterValue).
+//
+// An entry of a flow sequence with a value indicator is a single-pair
+// mapping (yaml_parser_parse_flow_sequence_entry): one level more for the
+// whole entry, its key included, which the scan only learns at the ':'.
+func (s *depthScan) flowCollection() int {
 	d := s.data
+	base := len(s.block)
+	var frames []flowFrame
+	// deeper records that level lvl (relative) is reached, at offset off.
+	deeper := func(lvl, off int) {
+		top := &frames[len(frames)-1]
+		top.entry = max(top.entry, lvl)
+		if n := base + lvl; n > s.max {
+			s.max = n
+		}
+		if base+lvl > s.limit && s.at < 0 {
+			s.at = off
+		}
+	}
+	// endEntry closes the current entry of the innermost collection.
+	endEntry := func() {
+		top := &frames[len(frames)-1]
+		top.max = max(top.max, top.entry)
+		top.entry = top.own
+		if top.pair {
+			top.pair = false
+			s.flow--
+		}
+	}
+	// pair makes the current entry of a sequence a single-pair mapping.
+	pair := func(off int) {
+		top := &frames[len(frames)-1]
+		if !top.seq || top.pair {
+			return
+		}
+		top.pair = true
+		s.flow++
+		deeper(top.entry+1, off)
+	}
 	// plain: inside a plain scalar, as yaml.v3 scans a flow collection
 	// (yaml_parser_scan_plain_scalar). Elsewhere a token starts at the
 	// next non-blank: a quote starts a quoted scalar, & ! * a property or
@@ -218,19 +276,47 @@ func (s *depthScan) flowCollection() {
 		switch c {
 		case '[', '{':
 			s.flow++
-			s.open(s.i)
+			lvl := 1
+			if len(frames) > 0 {
+				lvl = frames[len(frames)-1].own + 1
+				if frames[len(frames)-1].pair {
+					lvl++
+				}
+			}
+			frames = append(frames, flowFrame{seq: c == '[', own: lvl, entry: lvl, max: lvl})
+			deeper(lvl, s.i)
 			plain = false
 		case ']', '}':
+			if len(frames) == 0 { // not reached: flow > 0 has a frame
+				s.i++
+				return 0
+			}
+			endEntry()
+			done := frames[len(frames)-1]
+			frames = frames[:len(frames)-1]
 			s.flow--
 			plain = false
-			if s.flow == 0 {
+			if len(frames) == 0 {
 				s.i++
-				return
+				return done.max
 			}
-		case ',', '?':
+			top := &frames[len(frames)-1]
+			top.entry = max(top.entry, done.max)
+		case ',':
+			if len(frames) > 0 {
+				endEntry()
+			}
+			plain = false
+		case '?':
+			if !plain {
+				pair(s.i)
+			}
 			plain = false
 		case ':':
-			plain = plain && !s.indicator(s.i)
+			if !plain || s.indicator(s.i) {
+				plain = false
+				pair(s.i)
+			}
 		case '"', '\'':
 			if !plain {
 				s.quoted()
@@ -257,6 +343,16 @@ func (s *depthScan) flowCollection() {
 		}
 		s.i++
 	}
+	// Unterminated (or stopped at the limit): what was reached.
+	m := 0
+	for _, f := range frames {
+		m = max(m, f.max, f.entry)
+		if f.pair {
+			s.flow--
+		}
+	}
+	s.flow -= len(frames)
+	return m
 }
 
 // propertyEnd returns the offset just past the anchor (&name), alias

@@ -103,6 +103,19 @@ var depthCases = []string{
 	"[a, b #[[\n]\n",
 	"[a#b, [c]]\n",
 	"[a:b, [c]]\n",
+	// A flow sequence entry with a value indicator is a single-pair
+	// mapping, its key included; a flow collection before ": " is a key.
+	"[a: b]\n",
+	"[a: [b: c], d]\n",
+	"[[a]: b]\n",
+	"[[[a]]: b, c]\n",
+	"[\"a\":1, ? b]\n",
+	"[a:, b]\n",
+	"[a:]\n",
+	"{a: [b: {c: d}]}\n",
+	"[0: ]:\n",
+	"[[a: b]]: c\n",
+	"k: [a: b]\n",
 }
 
 // The scan counts the nesting yaml.v3 builds.
@@ -214,4 +227,26 @@ func FuzzTooDeep(f *testing.F) {
 			t.Errorf("%q: scan depth %d, yaml.v3 %d", data, got, want)
 		}
 	})
+}
+
+// Single-pair mappings in flow sequences count as the levels they are:
+// "[a: [a: ...]]" nests two levels per bracket, so half the brackets reach
+// the limit (the scan used to count one per bracket, letting yaml.v3 see
+// twice MaxDepth).
+func TestTooDeepFlowPairs(t *testing.T) {
+	pairs := func(k int) []byte { // 2k levels
+		return []byte(strings.Repeat("[a: ", k) + "b" + strings.Repeat("]", k))
+	}
+	if got := treeDepth(pairs(3)); got != 6 {
+		t.Fatalf("yaml.v3 depth of 3 pairs = %d, want 6", got)
+	}
+	if at := TooDeep(pairs((MaxDepth + 1) / 2)); at != -1 {
+		t.Errorf("%d levels reported at %d", (MaxDepth+1)/2*2, at)
+	}
+	if at := TooDeep(pairs(MaxDepth/2 + 1)); at < 0 {
+		t.Errorf("%d levels not found", (MaxDepth/2+1)*2)
+	}
+	if at := TooDeep(append([]byte("k: "), pairs(200)...)); at < 0 {
+		t.Errorf("400 levels after a key not found")
+	}
 }
