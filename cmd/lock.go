@@ -1,0 +1,99 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"github.com/toolctl/toolctl/pkg/breaking"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/lock"
+)
+
+type lockOptions struct {
+	app   *App
+	paths []string
+	lock  string
+}
+
+func newCmdLock(app *App) *cobra.Command {
+	opts := &lockOptions{app: app}
+	cmd := &cobra.Command{
+		Use:   "lock [paths...]",
+		Short: "Pin the tools' definitions in toolctl.lock (toolctl verify checks them)",
+		Long: `Write toolctl.lock: for every tool in paths (default: the tools directory) its
+name, file, the SHA-256 of its canonical definition and that definition itself.
+The canonical definition is what toolctl breaking compares: name, title,
+description, detail, version, input and output schema, annotations, examples,
+triggers, warnings, and how the tool runs (entry, bind, runtime), with
+references resolved, keys sorted and one spelling per schema. Key order,
+formatting, comments and dialect (toolctl fmt --to) do not change it; any
+change of meaning does. Commit the lock; toolctl verify in CI then fails on a
+tool that changed, appeared or disappeared without the lock being written
+again, and shows what changed.
+
+The lock is deterministic (same tools, same bytes), sorted by tool name, and
+records the paths it was built from, relative to its directory, so that
+toolctl verify without paths checks the same set.
+
+Exit codes: 0 written; 2 usage (files that do not load, two tools with one
+name, an unwritable lock file).`,
+		Example: `  toolctl lock
+  toolctl lock tools/ more-tools/
+  toolctl lock --lock ci/tools.lock tools/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := app.configure(cmd); err != nil {
+				return err
+			}
+			opts.paths = args
+			return runLock(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.lock, "lock", lock.FileName, "the lock `FILE` to write")
+	return cmd
+}
+
+func runLock(opts *lockOptions) error {
+	app := opts.app
+	paths, err := app.defaultPaths(opts.paths)
+	if err != nil {
+		return err
+	}
+	side, err := breaking.LoadPaths(paths)
+	if err != nil {
+		return usageError(err)
+	}
+	if len(side.Tools) == 0 {
+		return usageError(fmt.Errorf("no tools in %s: nothing to lock", side.Label))
+	}
+	f, err := lock.Build(side, filepath.Dir(opts.lock), paths)
+	if err != nil {
+		return usageError(err)
+	}
+	if err := writeFileAtomic(opts.lock, f.Marshal()); err != nil {
+		return usageError(fmt.Errorf("writing %s: %w", opts.lock, err))
+	}
+	if !app.Quiet {
+		fmt.Fprintf(app.IO.ErrOut, "toolctl: locked %s in %s\n", diag.Plural(len(f.Tools), "tool", "tools"), opts.lock)
+	}
+	return nil
+}
+
+// readLock reads and parses a lock file (exit 2 when it is missing or
+// malformed).
+func readLock(path string) (*lock.File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, usageError(fmt.Errorf("%s: no lock file; run toolctl lock to pin the tools first (or give --lock FILE)", path))
+	}
+	if err != nil {
+		return nil, usageError(err)
+	}
+	f, err := lock.Parse(path, data)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	return f, nil
+}
