@@ -46,12 +46,24 @@ type Entry struct {
 	Name string `yaml:"name"`
 	// File is the tool's file, relative to the lock file's directory,
 	// with forward slashes.
-	File string `yaml:"file"`
-	// SHA256 is the hex SHA-256 of Definition.
+	File   string `yaml:"file"`
 	SHA256 string `yaml:"sha256"`
+	// SHA256 is the hex SHA-256 of Definition, and of a newline and
+	// Other when there is one.
 	// Definition is the tool's canonical JSON (breaking.CanonicalJSON),
 	// kept so that verify can show what changed.
 	Definition string `yaml:"definition"`
+	// Other is the canonical JSON of the fields breaking does not compare
+	// (see other), when the tool has any.
+	Other string `yaml:"other,omitempty"`
+}
+
+// hash is the pinned hash of a definition and its other fields.
+func hash(def, other string) string {
+	if other == "" {
+		return Hash([]byte(def))
+	}
+	return Hash([]byte(def + "\n" + other))
 }
 
 // Hash is the hex SHA-256 of b.
@@ -84,8 +96,8 @@ func Build(side *breaking.Side, dir string, paths []string) (*File, error) {
 			return nil, &DuplicateError{t.Name, first, t.File}
 		}
 		seen[t.Name] = t.File
-		def := t.JSON()
-		f.Tools = append(f.Tools, Entry{Name: t.Name, File: relTo(dir, t.File), SHA256: Hash(def), Definition: string(def)})
+		def, other := string(t.JSON()), Other(t)
+		f.Tools = append(f.Tools, Entry{Name: t.Name, File: relTo(dir, t.File), SHA256: hash(def, other), Definition: def, Other: other})
 	}
 	slices.SortFunc(f.Tools, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	return f, nil
@@ -185,7 +197,7 @@ func Parse(path string, data []byte) (*File, error) {
 			return nil, fail(n.Line, n.Column, "tool %q is locked twice", e.Name)
 		}
 		names[e.Name] = true
-		if Hash([]byte(e.Definition)) != e.SHA256 {
+		if hash(e.Definition, e.Other) != e.SHA256 {
 			return nil, fail(n.Line, n.Column, "tool %q: sha256 is not the hash of its definition (the lock was edited by hand)", e.Name)
 		}
 		f.at[e.Name] = diag.At(diag.Pos{Line: n.Line, Col: n.Column})
@@ -243,11 +255,11 @@ func Verify(f *File, current *breaking.Side) []diag.Diagnostic {
 				Message: fmt.Sprintf("tool %s is not in %s: review it, then run toolctl lock to pin it", t.Name, f.path)})
 			continue
 		}
-		def := t.JSON()
-		if Hash(def) == e.SHA256 {
+		def, other := string(t.JSON()), Other(t)
+		if hash(def, other) == e.SHA256 {
 			continue
 		}
-		out = append(out, changed(f, e, t, def)...)
+		out = append(out, changed(f, e, t, def, other)...)
 	}
 	for _, e := range f.Tools {
 		if !seen[e.Name] {
@@ -258,8 +270,8 @@ func Verify(f *File, current *breaking.Side) []diag.Diagnostic {
 	return out
 }
 
-func changed(f *File, e Entry, t *breaking.Tool, def []byte) []diag.Diagnostic {
-	prefix := fmt.Sprintf("tool %s differs from %s (sha256 %s, now %s): ", t.Name, f.path, e.SHA256[:12], Hash(def)[:12])
+func changed(f *File, e Entry, t *breaking.Tool, def, other string) []diag.Diagnostic {
+	prefix := fmt.Sprintf("tool %s differs from %s (sha256 %s, now %s): ", t.Name, f.path, e.SHA256[:12], hash(def, other)[:12])
 	var out []diag.Diagnostic
 	if old, err := lockedTool(f.path, e); err == nil {
 		old.File = f.path
@@ -278,18 +290,40 @@ func changed(f *File, e Entry, t *breaking.Tool, def []byte) []diag.Diagnostic {
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, diag.Diagnostic{File: t.File, Span: t.Span(""), Severity: diag.Error, Rule: RuleChanged, Tool: t.Name,
-			Message: prefix + "changed " + strings.Join(changedKeys(e.Definition, def), ", ")})
+		keys := changedKeys(e.Definition, def, e.Other, other)
+		at := t.Span("")
+		if len(keys) == 1 && t.Source != nil {
+			ptr := "/" + keys[0]
+			switch keys[0] {
+			case "examples_expected":
+				ptr = "/examples"
+			case "annotations_title":
+				ptr = "/annotations/title"
+			}
+			if t.Source.Has(ptr) {
+				at = t.Span(ptr)
+			}
+		}
+		out = append(out, diag.Diagnostic{File: t.File, Span: at, Severity: diag.Error, Rule: RuleChanged, Tool: t.Name,
+			Message: prefix + "changed " + strings.Join(keys, ", ")})
 	}
 	return out
 }
 
 // changedKeys are the top-level canonical fields that differ between two
 // canonical definitions.
-func changedKeys(old string, now []byte) []string {
-	var a, b map[string]json.RawMessage
-	_ = json.Unmarshal([]byte(old), &a)
-	_ = json.Unmarshal(now, &b)
+func changedKeys(oldDef, def, oldOther, other string) []string {
+	a, b := map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	for _, s := range []struct {
+		m    map[string]json.RawMessage
+		text string
+	}{{a, oldDef}, {a, oldOther}, {b, def}, {b, other}} {
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(s.text), &m)
+		for k, v := range m {
+			s.m[k] = v
+		}
+	}
 	var keys []string
 	for k, v := range a {
 		if w, ok := b[k]; !ok || !bytes.Equal(v, w) {
@@ -306,4 +340,83 @@ func changedKeys(old string, now []byte) []string {
 		return []string{"the definition"}
 	}
 	return keys
+}
+
+// compared are the fields of a tool file (spec.Tool.ToMap) that
+// breaking's canonical JSON holds whole.
+var compared = map[string]bool{
+	"name": true, "title": true, "description": true, "detail": true, "version": true,
+	"entry": true, "input_schema": true, "output_schema": true, "triggers": true,
+	"warnings": true, "bind": true, "runtime": true,
+}
+
+// Other is the canonical JSON (keys sorted) of the fields of t's file
+// that breaking's canonical JSON does not hold: metadata (category,
+// author, icon, tags, id, ...), prerequisites, related tools, workflow,
+// examples with their expected results, the annotations' title, strict,
+// extensions. A lock pins them too: every change of meaning is a change.
+// "" for a tool with none, or built without a source.
+func Other(t *breaking.Tool) string {
+	if t.Source == nil {
+		return ""
+	}
+	m := t.Source.ToMap()
+	out := map[string]any{}
+	for i := 0; i < m.Len(); i++ {
+		k, v := m.At(i)
+		if k == "examples" && len(t.Examples) > 0 {
+			// only the expected results: breaking holds the rest
+			var exp []any
+			for _, ex := range t.Source.Examples {
+				exp = append(exp, plain(ex.Expected))
+			}
+			if slices.ContainsFunc(exp, func(v any) bool { return v != nil }) {
+				out["examples_expected"] = exp
+			}
+			continue
+		}
+		if k == "annotations" {
+			if a := t.Source.Annotations; a != nil && a.Title != "" && a.Title != t.Title {
+				out["annotations_title"] = a.Title
+			}
+			continue
+		}
+		if !compared[k] {
+			out[k] = plain(v)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return fmt.Sprintf("%q", err.Error())
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// plain is a value with its maps as Go maps (encoding/json sorts their
+// keys).
+func plain(v any) any {
+	switch x := v.(type) {
+	case *spec.Map:
+		if x == nil {
+			return nil
+		}
+		m := make(map[string]any, x.Len())
+		for i := 0; i < x.Len(); i++ {
+			k, v := x.At(i)
+			m[k] = plain(v)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, v := range x {
+			l[i] = plain(v)
+		}
+		return l
+	}
+	return v
 }
