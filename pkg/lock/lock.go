@@ -103,12 +103,12 @@ func Build(side *breaking.Side, dir string, paths []string) (*File, error) {
 	return f, nil
 }
 
-// relTo is path p relative to dir when it lies below it, with forward
-// slashes.
+// relTo is path p relative to dir (where it can be: not across Windows
+// volumes), with forward slashes.
 func relTo(dir, p string) string {
 	if ap, err := filepath.Abs(p); err == nil {
 		if ad, err := filepath.Abs(dir); err == nil {
-			if r, err := filepath.Rel(ad, ap); err == nil && !strings.HasPrefix(r, "..") {
+			if r, err := filepath.Rel(ad, ap); err == nil {
 				p = r
 			}
 		}
@@ -251,7 +251,7 @@ func Verify(f *File, current *breaking.Side) []diag.Diagnostic {
 		seen[t.Name] = true
 		e, ok := locked[t.Name]
 		if !ok {
-			out = append(out, diag.Diagnostic{File: t.File, Span: t.Span(""), Severity: diag.Error, Rule: RuleAdded, Tool: t.Name,
+			out = append(out, diag.Diagnostic{File: t.File, Span: t.Span("/name"), Severity: diag.Error, Rule: RuleAdded, Tool: t.Name,
 				Message: fmt.Sprintf("tool %s is not in %s: review it, then run toolctl lock to pin it", t.Name, f.path)})
 			continue
 		}
@@ -284,14 +284,14 @@ func changed(f *File, e Entry, t *breaking.Tool, def, other string) []diag.Diagn
 			d.Message = prefix + d.Message + " (" + d.Rule + ")"
 			d.Rule, d.Severity, d.Tool = RuleChanged, diag.Error, t.Name
 			if d.File != t.File { // a removal points into the lock's copy
-				d.File, d.Span = t.File, t.Span("")
+				d.File, d.Span = t.File, t.Span("/name")
 			}
 			out = append(out, d)
 		}
 	}
 	if len(out) == 0 {
 		keys := changedKeys(e.Definition, def, e.Other, other)
-		at := t.Span("")
+		at := t.Span("/name")
 		if len(keys) == 1 && t.Source != nil {
 			ptr := "/" + keys[0]
 			switch keys[0] {
