@@ -52,7 +52,7 @@ var layering = map[string][]string{
 	"pkg/run/builtin": {"pkg/run", "pkg/spec"},
 	"pkg/mcp":         {"pkg/export", "pkg/run", "pkg/spec", "pkg/validate"},
 	"pkg/scan":        {"pkg/diag", "pkg/importer", "pkg/lint", "pkg/spec"},
-	"pkg/lock":        {"pkg/breaking", "pkg/diag", "pkg/spec"},
+	"pkg/lock":        {"pkg/breaking", "pkg/diag", "pkg/importer", "pkg/spec"},
 	// layer 5, the commands: flags, wiring, output; anything below
 	"cmd":             {"*"},
 	"internal/genman": {"cmd"},

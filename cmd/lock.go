@@ -1,10 +1,13 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/breaking"
@@ -13,9 +16,11 @@ import (
 )
 
 type lockOptions struct {
-	app   *App
-	paths []string
-	lock  string
+	app      *App
+	paths    []string
+	lock     string
+	upstream bool
+	timeout  time.Duration
 }
 
 func newCmdLock(app *App) *cobra.Command {
@@ -38,11 +43,19 @@ The lock is deterministic (same tools, same bytes), sorted by tool name, and
 records the paths it was built from, relative to its directory, so that
 toolctl verify without paths checks the same set.
 
+With --upstream, lock also connects to every MCP server the tools' mcp
+entries call (starting stdio servers, as toolctl run would) and pins its
+identity (the entry's command line or URL), its serverInfo and the
+canonical definition of each tool it lists; toolctl verify --upstream
+checks them. It is off by default: connecting runs the commands the tool
+files name.
+
 Exit codes: 0 written; 2 usage (files that do not load, two tools with one
-name, an unwritable lock file).`,
+name, an unwritable lock file, an upstream server that cannot be listed).`,
 		Example: `  toolctl lock
   toolctl lock tools/ more-tools/
-  toolctl lock --lock ci/tools.lock tools/`,
+  toolctl lock --lock ci/tools.lock tools/
+  toolctl lock --upstream`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := app.configure(cmd); err != nil {
 				return err
@@ -52,6 +65,8 @@ name, an unwritable lock file).`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.lock, "lock", lock.FileName, "the lock `FILE` to write")
+	cmd.Flags().BoolVar(&opts.upstream, "upstream", false, "also pin the tools of the MCP servers mcp entries call (connects to them: starts stdio servers)")
+	cmd.Flags().DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit for listing each upstream server")
 	return cmd
 }
 
@@ -71,6 +86,20 @@ func runLock(opts *lockOptions) error {
 	f, err := lock.Build(side, filepath.Dir(opts.lock), paths)
 	if err != nil {
 		return usageError(err)
+	}
+	ups := lock.Upstreams(side)
+	if opts.upstream {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		for _, u := range ups {
+			res, err := lock.Connect(ctx, u, app.Getenv, opts.timeout)
+			if err != nil {
+				return usageError(fmt.Errorf("upstream server %s (%s): %w", u.Server, diag.Where(u.Tool.File, u.Tool.Span("/entry/server").Start), err))
+			}
+			f.Servers = append(f.Servers, lock.PinServer(u, res))
+		}
+	} else if len(ups) > 0 && !app.Quiet {
+		fmt.Fprintf(app.IO.ErrOut, "toolctl: note: %s of mcp entries not pinned; toolctl lock --upstream connects to them (starts them) and pins their tools\n", diag.Plural(len(ups), "upstream server", "upstream servers"))
 	}
 	if err := writeFileAtomic(opts.lock, f.Marshal()); err != nil {
 		return usageError(fmt.Errorf("writing %s: %w", opts.lock, err))

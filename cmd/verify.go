@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/breaking"
@@ -16,11 +19,13 @@ import (
 )
 
 type verifyOptions struct {
-	app     *App
-	paths   []string
-	lock    string
-	reports reportList
-	failOn  string
+	app      *App
+	paths    []string
+	lock     string
+	reports  reportList
+	failOn   string
+	upstream bool
+	timeout  time.Duration
 }
 
 func newCmdVerify(app *App) *cobra.Command {
@@ -37,6 +42,14 @@ recorded in the lock. Each difference is an error finding:
                      or the canonical fields that differ
   lock-tool-added    a tool the lock does not pin
   lock-tool-removed  a pinned tool that is gone (at the lock file's entry)
+
+With --upstream, verify also connects to the MCP servers of mcp entries
+(starting stdio servers) and compares what they list with the servers the
+lock pins (toolctl lock --upstream): lock-upstream-changed (a tool or the
+serverInfo differs, with breaking's diff), lock-upstream-added (a server or
+tool not pinned), lock-upstream-removed, at the entry.server of the first
+tool calling the server. Off by default: it runs the commands the tool
+files name.
 
 Formatting, key order, comments and dialect are no changes. After reviewing a
 change, run toolctl lock again and commit the lock with it.
@@ -60,6 +73,8 @@ do not load).`,
 	f.Var(&formatFlag{&opts.reports}, "format", "report format: "+strings.Join(report.Formats, ", ")+" (repeatable)")
 	f.Var(&outputFlag{&opts.reports}, "output", "write the report of the --format before it to `FILE` (default stdout)")
 	f.StringVar(&opts.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning or info")
+	f.BoolVar(&opts.upstream, "upstream", false, "also check the tools of the MCP servers mcp entries call (connects to them: starts stdio servers)")
+	f.DurationVar(&opts.timeout, "timeout", 60*time.Second, "time limit for listing each upstream server")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -103,6 +118,19 @@ func runVerify(opts *verifyOptions) error {
 		return usageError(err)
 	}
 	findings := lock.Verify(lf, side)
+	if opts.upstream {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		for _, u := range lock.Upstreams(side) {
+			res, err := lock.Connect(ctx, u, app.Getenv, opts.timeout)
+			if err != nil {
+				return usageError(fmt.Errorf("upstream server %s (%s): %w", u.Server, diag.Where(u.Tool.File, u.Tool.Span("/entry/server").Start), err))
+			}
+			findings = append(findings, lock.VerifyServer(lf, u, res)...)
+		}
+	} else if len(lf.Servers) > 0 && !app.Quiet {
+		fmt.Fprintf(app.IO.ErrOut, "toolctl: note: %s pins %s; toolctl verify --upstream checks them\n", opts.lock, diag.Plural(len(lf.Servers), "upstream server", "upstream servers"))
+	}
 	slices.SortStableFunc(findings, func(a, b diag.Diagnostic) int {
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c

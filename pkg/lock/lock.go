@@ -35,6 +35,9 @@ type File struct {
 	// file's directory): verify reads them when given none.
 	Paths []string `yaml:"paths,flow"`
 	Tools []Entry  `yaml:"tools"`
+	// Servers pin the upstream MCP servers of mcp entries (toolctl lock
+	// --upstream).
+	Servers []Server `yaml:"servers,omitempty"`
 
 	// path and entry positions, of a parsed lock
 	path string
@@ -202,7 +205,29 @@ func Parse(path string, data []byte) (*File, error) {
 		}
 		f.at[e.Name] = diag.At(diag.Pos{Line: n.Line, Col: n.Column})
 	}
+	if servers := findKey(doc, "servers"); servers != nil {
+		for i, sv := range f.Servers {
+			n := servers.Content[i]
+			if sv.Server == "" {
+				return nil, fail(n.Line, n.Column, "server entry %d has no server", i+1)
+			}
+			for _, t := range sv.Tools {
+				if Hash([]byte(t.Definition)) != t.SHA256 {
+					return nil, fail(n.Line, n.Column, "server %s, tool %q: sha256 is not the hash of its definition (the lock was edited by hand)", sv.Server, t.Name)
+				}
+			}
+		}
+	}
 	return f, nil
+}
+
+func findKey(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // Rule IDs of Verify's findings.
@@ -217,6 +242,9 @@ var Rules = []struct{ ID, Description string }{
 	{RuleChanged, "a tool's definition differs from the one pinned in the lock file"},
 	{RuleAdded, "a tool that the lock file does not pin"},
 	{RuleRemoved, "a tool pinned in the lock file is gone"},
+	{RuleUpstreamChanged, "an upstream MCP server's tool (or serverInfo) differs from the pinned one"},
+	{RuleUpstreamAdded, "an upstream MCP server, or a tool it lists, that the lock file does not pin"},
+	{RuleUpstreamRemoved, "a tool pinned for an upstream MCP server that it no longer lists"},
 }
 
 // lockedTool is the canonical model of a locked definition.
