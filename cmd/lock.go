@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -108,21 +107,4 @@ func runLock(opts *lockOptions) error {
 		fmt.Fprintf(app.IO.ErrOut, "toolctl: locked %s in %s\n", diag.Plural(len(f.Tools), "tool", "tools"), opts.lock)
 	}
 	return nil
-}
-
-// readLock reads and parses a lock file (exit 2 when it is missing or
-// malformed).
-func readLock(path string) (*lock.File, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, usageError(fmt.Errorf("%s: no lock file; run toolctl lock to pin the tools first (or give --lock FILE)", path))
-	}
-	if err != nil {
-		return nil, usageError(err)
-	}
-	f, err := lock.Parse(path, data)
-	if err != nil {
-		return nil, usageError(err)
-	}
-	return f, nil
 }

@@ -200,3 +200,63 @@ func indexOf(res *importer.Result, name string, guess int) int {
 	}
 	return guess
 }
+
+// CheckUpstream refuses a call of an mcp entry's tool whose live
+// definition (listed: its tools/list entry as JSON, nil when the server
+// does not list it) differs from the one the lock pins for the entry's
+// server (toolctl run and serve --locked).
+func (f *File) CheckUpstream(t *spec.Tool, listed []byte) error {
+	if t.Entry == nil {
+		return nil
+	}
+	id, _ := serverOf(t.Entry)
+	name := t.Entry.Tool
+	if name == "" {
+		name = t.Name
+	}
+	var pinned *Server
+	for i := range f.Servers {
+		if f.Servers[i].Server == id {
+			pinned = &f.Servers[i]
+		}
+	}
+	refuse := func(format string, args ...any) error {
+		return fmt.Errorf("refusing to call %s on upstream server %s: %s", name, id, fmt.Sprintf(format, args...))
+	}
+	if pinned == nil {
+		return refuse("%s does not pin this server; review it, then run toolctl lock --upstream", f.path)
+	}
+	var locked *ServerTool
+	for i := range pinned.Tools {
+		if pinned.Tools[i].Name == name {
+			locked = &pinned.Tools[i]
+		}
+	}
+	if locked == nil {
+		return refuse("%s pins no tool %s for it; review it, then run toolctl lock --upstream", f.path, name)
+	}
+	if listed == nil {
+		return refuse("the server no longer lists it (pinned in %s)", f.path)
+	}
+	res, err := importer.Import([]byte(`{"tools":[`+string(listed)+`]}`), importer.Options{From: importer.MCP, Name: id})
+	if err != nil || len(res.Tools) != 1 {
+		return refuse("its tools/list entry cannot be read (%v)", err)
+	}
+	cur := breaking.FromSpec(res.Tools[0].Tool)
+	def := cur.JSON()
+	if Hash(def) == locked.SHA256 {
+		return nil
+	}
+	var diffs []string
+	if old, err := lockedTool(f.path, Entry{Name: locked.Name, Definition: locked.Definition}); err == nil {
+		old.Lacks, cur.Lacks = breaking.MCPLacks, breaking.MCPLacks
+		for _, d := range breaking.Compare([]*breaking.Tool{old}, []*breaking.Tool{cur}, breaking.Options{Additions: true, Severity: map[string]diag.Severity{"version": diag.Off}}) {
+			diags := d.Message + " (" + d.Rule + ")"
+			diffs = append(diffs, diags)
+		}
+	}
+	if len(diffs) == 0 {
+		diffs = []string{"changed " + strings.Join(changedKeys(locked.Definition, string(def), "", ""), ", ")}
+	}
+	return refuse("its live definition differs from the one pinned in %s (sha256 %s, now %s): %s; review the change (toolctl verify --upstream), then run toolctl lock --upstream", f.path, locked.SHA256[:12], Hash(def)[:12], strings.Join(diffs, "; "))
+}
