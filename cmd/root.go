@@ -96,6 +96,8 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 		newCmdExport(app),
 		newCmdImport(app),
 		newCmdBreaking(app),
+		newCmdLock(app),
+		newCmdVerify(app),
 		newCmdDocs(app),
 		newCmdSchema(app),
 		newCmdNew(app),

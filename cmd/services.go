@@ -6,9 +6,11 @@ package cmd
 // command file uses these and its own code, never another command's.
 
 import (
+	"errors"
 	"fmt"
 	"github.com/toolctl/toolctl/pkg/run/builtin"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/toolctl/toolctl/pkg/config"
 	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/lock"
 	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -143,6 +146,7 @@ type runnerFlags struct {
 	retries optionalInt
 	root    string
 	python  string
+	locked  string
 }
 
 // register adds the runner flags to f.
@@ -152,6 +156,8 @@ func (o *runnerFlags) register(f *pflag.FlagSet) {
 	f.Var(&o.retries, "retries", "retries after a retryable failure, overriding runtime.retries (0 disables)")
 	f.StringVar(&o.root, "root", "", "directory file_reader is confined to (default: the working directory)")
 	f.StringVar(&o.python, "python", "", "Python interpreter for python entries that name none (default python3)")
+	f.StringVar(&o.locked, "locked", "", "refuse to call an upstream MCP tool whose live definition differs from the lock `FILE` (--locked alone: toolctl.lock; written by toolctl lock --upstream)")
+	f.Lookup("locked").NoOptDefVal = lock.FileName
 }
 
 // newRunner builds the runner of toolctl run and serve: the flags of
@@ -179,6 +185,13 @@ func (app *App) newRunner(opts *runnerFlags) (*run.Runner, error) {
 	}
 	if opts.retries.set {
 		r.Retries = &opts.retries.n
+	}
+	if opts.locked != "" {
+		lf, err := readLock(opts.locked)
+		if err != nil {
+			return nil, err
+		}
+		r.Options.MCPCheck = lf.CheckUpstream
 	}
 	if app.Verbose {
 		r.Events = func(e run.Event) { printEvent(app.IO.ErrOut, e) }
@@ -265,4 +278,21 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(10 * time.Microsecond)
 	}
 	return d.Round(time.Microsecond)
+}
+
+// readLock reads and parses a lock file (exit 2 when it is missing or
+// malformed).
+func readLock(path string) (*lock.File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, usageError(fmt.Errorf("%s: no lock file; run toolctl lock to pin the tools first (or give --lock FILE)", path))
+	}
+	if err != nil {
+		return nil, usageError(err)
+	}
+	f, err := lock.Parse(path, data)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	return f, nil
 }

@@ -88,6 +88,9 @@ type Result struct {
 	// Warnings are conversions the user should know about: mapped names,
 	// skipped built-in tools, dropped fields.
 	Warnings []*Diagnostic
+	// ServerName and ServerVersion are a live server's serverInfo
+	// (ImportServer; "" otherwise).
+	ServerName, ServerVersion string
 }
 
 // Diagnostic is a positioned message about the input (Tool: the input's

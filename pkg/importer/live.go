@@ -110,6 +110,9 @@ func ImportServer(ctx context.Context, opts ServerOptions) (res *Result, err err
 		return res, err
 	}
 	res.Warnings = append(warnings, res.Warnings...)
+	if ir := c.session.InitializeResult(); ir != nil && ir.ServerInfo != nil {
+		res.ServerName, res.ServerVersion = ir.ServerInfo.Name, ir.ServerInfo.Version
+	}
 	if !opts.NoEntry {
 		c.addEntries(res)
 	}

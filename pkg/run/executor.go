@@ -114,6 +114,11 @@ type Options struct {
 	// Config looks up dotted config keys (bind kind config, llm_call
 	// settings); nil means none are set.
 	Config func(key string) (any, bool)
+	// MCPCheck, when set, is asked before every mcp call, once per
+	// connection to the server: with the tool as the server's tools/list
+	// gives it (JSON; nil when the server does not list it). An error
+	// refuses the call (toolctl run and serve --locked).
+	MCPCheck func(t *spec.Tool, listed []byte) error
 }
 
 // Path resolves p against the tool file's directory.

@@ -218,6 +218,16 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	}
 	defer mcpclient.CloseSession(session)
 
+	if c.Options != nil && c.Options.MCPCheck != nil {
+		listed, err := listedTool(ctx, session, t.tool)
+		if err != nil {
+			return nil, x.fail(ctx, err, session)
+		}
+		if err := c.Options.MCPCheck(c.Tool, listed); err != nil {
+			return nil, Wrap(DefinitionError, err, err.Error())
+		}
+	}
+
 	args, err := MarshalJSON(c.Input)
 	if err != nil {
 		return nil, Wrap(ToolExecutionError, err, "cannot encode the input as JSON: "+err.Error())
@@ -498,4 +508,26 @@ func (r *mcpHTTPRecorder) httpError(t *mcpTarget, err error) *Error {
 		return nil
 	}
 	return e
+}
+
+// listedTool is the tools/list entry of tool name on the server, as JSON
+// (nil when it is not listed).
+func listedTool(ctx context.Context, session *mcp.ClientSession, name string) ([]byte, error) {
+	params := &mcp.ListToolsParams{}
+	for range 10000 {
+		res, err := session.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range res.Tools {
+			if t.Name == name {
+				return json.Marshal(t)
+			}
+		}
+		if res.NextCursor == "" {
+			return nil, nil
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+	return nil, nil
 }
