@@ -323,7 +323,7 @@ func changed(f *File, e Entry, t *breaking.Tool, def, other string) []diag.Diagn
 		if len(keys) == 1 && t.Source != nil {
 			ptr := "/" + keys[0]
 			switch keys[0] {
-			case "examples_expected":
+			case "examples_expected", "examples_expect":
 				ptr = "/examples"
 			case "annotations_title":
 				ptr = "/annotations/title"
@@ -381,7 +381,7 @@ var compared = map[string]bool{
 // Other is the canonical JSON (keys sorted) of the fields of t's file
 // that breaking's canonical JSON does not hold: metadata (category,
 // author, icon, tags, id, ...), prerequisites, related tools, workflow,
-// examples with their expected results, the annotations' title, strict,
+// examples with their expected results and expect:, the annotations' title, strict,
 // extensions. A lock pins them too: every change of meaning is a change.
 // "" for a tool with none, or built without a source.
 func Other(t *breaking.Tool) string {
@@ -400,6 +400,18 @@ func Other(t *breaking.Tool) string {
 			}
 			if slices.ContainsFunc(exp, func(v any) bool { return v != nil }) {
 				out["examples_expected"] = exp
+			}
+			// and how toolctl test compares them (expect:)
+			var how []any
+			for _, ex := range t.Source.Examples {
+				if ex.Expect == nil {
+					how = append(how, nil)
+				} else {
+					how = append(how, plain(ex.Expect))
+				}
+			}
+			if slices.ContainsFunc(how, func(v any) bool { return v != nil }) {
+				out["examples_expect"] = how
 			}
 			continue
 		}
