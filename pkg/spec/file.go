@@ -653,6 +653,11 @@ func (f *File) syntaxError(err error) *Error {
 			p, gmsg = tp, msg
 		}
 	}
+	// yaml.v3 can count a line past the end ("#\r\n:" is an error at
+	// line 3 of 2): point at the end of the file instead.
+	if n := f.LineCount(); p.Line > n {
+		p = f.PosAt(len(f.Data))
+	}
 	return &Error{File: f.Path, Span: Span{Start: p, End: Pos{Line: p.Line, Col: p.Col + 1}}, Message: "YAML syntax error: " + f.hint(p, gmsg)}
 }
 
