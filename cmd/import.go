@@ -109,7 +109,7 @@ func newCmdImport(app *App) *cobra.Command {
 	opts := &importOptions{app: app}
 	cmd := &cobra.Command{
 		Use:   "import FILE|- [--from FORMAT] [-o DIR]",
-		Short: "Create tool files from OpenAI, Anthropic, Gemini, MCP or BFCL definitions",
+		Short: "Create tool files from OpenAI, Anthropic, Gemini, MCP or BFCL definitions, or from Python functions",
 		Long:  importLong,
 		Example: `  toolctl import tools.json                          # format detected, files in the tools directory
   toolctl import openai-request.json --from openai -o agent/tools
