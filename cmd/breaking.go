@@ -174,18 +174,9 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 		}
 		cfg.Targets = opts.targets
 	}
-	reports := opts.reports
-	if len(reports) == 0 {
-		reports = reportList{{format: "text"}}
-	}
-	var toStdout []string
-	for _, r := range reports {
-		if r.output == "" {
-			toStdout = append(toStdout, r.format)
-		}
-	}
-	if len(toStdout) > 1 {
-		return usageError(fmt.Errorf("--format %s: only one report can go to standard output; give the others --output FILE", strings.Join(toStdout, ", --format ")))
+	reports, err := opts.reports.orText()
+	if err != nil {
+		return err
 	}
 	if ctx == nil {
 		ctx = context.Background()

@@ -109,6 +109,25 @@ type reportSpec struct {
 // --output belongs to the --format before it.
 type reportList []reportSpec
 
+// orText returns the reports asked for (text on stdout when none was), or
+// a usage error when more than one would go to stdout. lint, breaking,
+// scan and verify share it.
+func (l reportList) orText() (reportList, error) {
+	if len(l) == 0 {
+		return reportList{{format: "text"}}, nil
+	}
+	var toStdout []string
+	for _, r := range l {
+		if r.output == "" {
+			toStdout = append(toStdout, r.format)
+		}
+	}
+	if len(toStdout) > 1 {
+		return nil, usageError(fmt.Errorf("--format %s: only one report can go to standard output (%s would run together); give the others --output FILE", strings.Join(toStdout, ", --format "), strings.Join(toStdout, " and ")))
+	}
+	return l, nil
+}
+
 type formatFlag struct{ list *reportList }
 
 func (f *formatFlag) String() string {
@@ -234,18 +253,9 @@ func runLint(opts *lintOptions) error {
 		}
 		cfg.Overrides = append(cfg.Overrides, overrides...)
 	}
-	reports := opts.reports
-	if len(reports) == 0 {
-		reports = reportList{{format: "text"}}
-	}
-	var toStdout []string
-	for _, r := range reports {
-		if r.output == "" {
-			toStdout = append(toStdout, r.format)
-		}
-	}
-	if len(toStdout) > 1 {
-		return usageError(fmt.Errorf("--format %s: only one report can go to standard output (%s would run together); give the others --output FILE", strings.Join(toStdout, ", --format "), strings.Join(toStdout, " and ")))
+	reports, err := opts.reports.orText()
+	if err != nil {
+		return err
 	}
 
 	paths, err := app.defaultPaths(opts.paths)

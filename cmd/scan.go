@@ -93,18 +93,9 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if err != nil {
 		return usageError(err)
 	}
-	reports := opts.reports
-	if len(reports) == 0 {
-		reports = reportList{{format: "text"}}
-	}
-	var toStdout []string
-	for _, r := range reports {
-		if r.output == "" {
-			toStdout = append(toStdout, r.format)
-		}
-	}
-	if len(toStdout) > 1 {
-		return usageError(fmt.Errorf("--format %s: only one report can go to standard output; give the others --output FILE", strings.Join(toStdout, ", --format ")))
+	reports, err := opts.reports.orText()
+	if err != nil {
+		return err
 	}
 
 	var res *scan.Result

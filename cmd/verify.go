@@ -86,18 +86,9 @@ func runVerify(opts *verifyOptions) error {
 	if err != nil || failOn == diag.Off {
 		return usageError(fmt.Errorf("--fail-on %q: use error, warning or info", opts.failOn))
 	}
-	reports := opts.reports
-	if len(reports) == 0 {
-		reports = reportList{{format: "text"}}
-	}
-	var toStdout []string
-	for _, r := range reports {
-		if r.output == "" {
-			toStdout = append(toStdout, r.format)
-		}
-	}
-	if len(toStdout) > 1 {
-		return usageError(fmt.Errorf("--format %s: only one report can go to standard output; give the others --output FILE", strings.Join(toStdout, ", --format ")))
+	reports, err := opts.reports.orText()
+	if err != nil {
+		return err
 	}
 	lf, err := readLock(opts.lock)
 	if err != nil {
