@@ -36,6 +36,11 @@ func layout(n *yaml.Node, inFlow bool) {
 	case yaml.ScalarNode:
 		if !inFlow {
 			blockScalar(n)
+		} else if n.Tag == "!!null" && n.Value == "" && n.Style == 0 {
+			// An empty value in a flow collection ("{a}", "[a, ]"):
+			// yaml.v3 would write it as '', a string; null keeps it
+			// null.
+			n.Value = "null"
 		}
 	}
 }
