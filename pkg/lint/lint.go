@@ -504,11 +504,15 @@ func (r *run) parseErrors(f *spec.File) []Finding {
 func (r *run) tool(t *spec.Tool) []Finding {
 	var out []Finding
 	state := &toolState{}
+	// One Reporter for all the rules of the tool: a copy per rule would
+	// escape (rules take *Reporter) and cost an allocation per rule and
+	// tool, the security pack's seven rules included.
+	rep := new(Reporter)
 	for _, tmpl := range r.toolRules {
-		rep := *tmpl
+		*rep = *tmpl
 		rep.findings = nil
 		rep.tool = state
-		rep.rule.Tool(&rep, t)
+		rep.rule.Tool(rep, t)
 		out = append(out, rep.findings...)
 	}
 	if state.walk != nil {

@@ -38,30 +38,27 @@ Good:
 			if m.name || m.key {
 				continue texts
 			}
-			var seen map[int]bool
+			// The names already reported in this text (directiveWords
+			// and mustDirective can find one twice): few, so a slice.
+			var seenBuf [4]int
+			seen := seenBuf[:0]
 			for _, h := range m.hits() {
 				if h.pattern < shadowTriggers.lo || h.pattern >= shadowTriggers.hi {
 					continue
-				}
-				if seen == nil {
-					seen = map[int]bool{}
-				}
-				add := func(from, to, sfrom, sto int) {
-					if seen[from] {
-						return
-					}
-					seen[from] = true
-					name := m.text[from:to]
-					span, _ := t.StringSpan(m.pointer(), m.key, from, to)
-					r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
 				}
 				match := directiveWords
 				if h.pattern == shadowMust {
 					match = mustDirective
 				}
-				if from, to, sfrom, sto := match(m.text, h.at); from >= 0 {
-					add(from, to, sfrom, sto)
+				// The matchers compare words lower-cased: given the
+				// lowered text (made once), they copy no word.
+				from, to, sfrom, sto := match(m.lowered(), h.at)
+				if from < 0 || slices.Contains(seen, from) {
+					continue
 				}
+				seen = append(seen, from)
+				span, _ := t.StringSpan(m.pointer(), m.key, from, to)
+				r.cfg.state().addMention(mention{tool: t, name: m.text[from:to], span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
 			}
 		}
 	},
