@@ -117,7 +117,15 @@ func Connect(ctx context.Context, u Upstream, getenv func(string) string, timeou
 func PinServer(u Upstream, res *importer.Result) Server {
 	s := Server{Server: u.Server, Info: ServerInfo{res.ServerName, res.ServerVersion}}
 	for _, it := range res.Tools {
-		def := string(breaking.FromSpec(it.Tool).JSON())
+		t := it.Tool
+		if t.Entry != nil {
+			// The mcp entry toolctl import adds (it calls the tool on
+			// this server) is no part of what the server lists.
+			c := *t
+			c.Entry = nil
+			t = &c
+		}
+		def := string(breaking.FromSpec(t).JSON())
 		s.Tools = append(s.Tools, ServerTool{Name: it.Tool.Name, SHA256: Hash([]byte(def)), Definition: def})
 	}
 	slices.SortFunc(s.Tools, func(a, b ServerTool) int { return strings.Compare(a.Name, b.Name) })
