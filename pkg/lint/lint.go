@@ -120,6 +120,11 @@ type Config struct {
 	Python string
 	// Security extends the security pack (lint.security).
 	Security SecurityConfig
+	// KnownTools are tools outside the linted set, by name, and where
+	// they are (the server of lint/scan --against-server): a text that
+	// directs their use is security-tool-shadowing too. They are not
+	// linted.
+	KnownTools map[string]string
 
 	compiled *securityPatterns
 	shared   *runState

@@ -16,7 +16,8 @@ var ruleSecurityToolShadowing = &Rule{
 	Explain: `A tool's description is in the model's context whenever any tool is: a
 poisoned tool need not be called to act, it can change how the model uses a
 trusted one ("shadowing"). This rule reports text that names another tool of
-the linted set and directs its use: "when/whenever you use/call X ... always,
+the linted set (or of a server given with lint/scan --against-server or
+--against-url) and directs its use: "when/whenever you use/call X ... always,
 never, must, make sure, instead, do not", "X must always/never/send/use/...",
 "never/do not use X". Pointing to a related tool ("use search_files to find
 the path first") is not reported.
@@ -68,10 +69,18 @@ Good:
 			names[t.Name] = true
 		}
 		for _, mt := range r.cfg.state().takeMentions() {
-			if !names[mt.name] || mt.name == mt.tool.Name {
+			if mt.name == mt.tool.Name {
 				continue
 			}
-			r.add(mt.tool.Path(), mt.span, "the %s of %s tells the model how to use another tool, %s (%s): a tool's text describes that tool only; remove the instruction, or review the tool", mt.label, mt.tool.Name, mt.name, mt.sentence)
+			if !names[mt.name] {
+				server, known := r.cfg.KnownTools[mt.name]
+				if !known {
+					continue
+				}
+				r.add(mt.tool.Path(), mt.span, "the %s of %s tells the model how to use %s, a tool of the server %s (%s): a tool's text describes that tool only; remove the instruction, or review the tool", mt.label, mt.tool.Name, mt.name, server, mt.sentence)
+			} else {
+				r.add(mt.tool.Path(), mt.span, "the %s of %s tells the model how to use another tool, %s (%s): a tool's text describes that tool only; remove the instruction, or review the tool", mt.label, mt.tool.Name, mt.name, mt.sentence)
+			}
 			f := &r.findings[len(r.findings)-1]
 			f.Pointer, f.Tool = mt.ptr, mt.tool.Name
 		}
