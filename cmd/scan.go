@@ -198,6 +198,8 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 			Version: currentBuild().Version,
 			Rules:   reportRules(),
 			Quiet:   app.Quiet,
+			// imported tools are where their pointers say
+			ToolPointers: true,
 		}
 		if err := writeReport(app.IO.Out, rs, res.Findings, report.Summary{Files: names}, opt); err != nil {
 			return usageError(err)
