@@ -69,3 +69,23 @@ input_schema:
 		t.Errorf("the security pack allocates %.1f times per tool (%.0f on %d tools, %.0f on %d); walk the texts without building strings or slices per text", perTool, large, n, small, n/2)
 	}
 }
+
+// skeletonHash is the hash of skeleton(s) (its ASCII path makes no
+// skeleton string), so confusableNameSet groups names as skeletons do.
+func TestSkeletonHashIsHashOfSkeleton(t *testing.T) {
+	fnv := func(s string) uint64 {
+		h := uint64(14695981039346656037)
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		return h
+	}
+	for _, name := range []string{"get_item_1", "get_item_l", "list_fiIes", "list_files", "rn_modern", "O0_ok", "read_file", "rеad_file", "ｒｅａｄ", "名前_get", ""} {
+		if got, want := skeletonHash(name), fnv(skeleton(name)); got != want {
+			t.Errorf("skeletonHash(%q) = %x, the hash of its skeleton %q is %x", name, got, skeleton(name), want)
+		}
+	}
+	if skeletonHash("get_item_1") != skeletonHash("get_item_l") || skeletonHash("read_file") == skeletonHash("read_files") {
+		t.Error("look-alike names must hash alike, others not")
+	}
+}
