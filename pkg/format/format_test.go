@@ -195,6 +195,26 @@ func TestBlankLinesKept(t *testing.T) {
 	}
 }
 
+// A blank line before an entry that the layout or a conversion moves to
+// the front of its block is dropped in the first run, not the second:
+// input_schema loses the list item's name key, and entry's fields are
+// reordered (FuzzSource).
+func TestBlankLineBeforeWhatBecomesFirst(t *testing.T) {
+	for _, c := range []struct {
+		src, want string
+		to        Target
+	}{
+		{"name: a\ndescription: d\nparameters:\n  - name: x\n\n    type: string\n",
+			"name: a\ndescription: d\ninput_schema:\n  type: object\n  properties:\n    x:\n      type: string\n", Schema},
+		{"name: a\ndescription: d\nentry:\n  handler: h\n\n  type: python\n",
+			"name: a\ndescription: d\nentry:\n  type: python\n  handler: h\n", Keep},
+	} {
+		if got := mustFormat(t, "a.yaml", c.src, Options{To: c.to}); got != c.want {
+			t.Errorf("%q:\ngot  %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}
+
 func TestTextStyles(t *testing.T) {
 	src := "name: a\ndescription: \"one\\ntwo\"\ndetail: \"trailing  \\nspace\"\nicon: 🔗\ntitle: \"Quoted title\"\n"
 	want := "name: a\ntitle: \"Quoted title\"\ndescription: |-\n  one\n  two\ndetail: \"trailing  \\nspace\"\nicon: 🔗\n"
