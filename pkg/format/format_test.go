@@ -215,6 +215,24 @@ func TestBlankLineBeforeWhatBecomesFirst(t *testing.T) {
 	}
 }
 
+// A last comment without a line break after it lands where the same
+// comment with one does, so the output formats the same again; a block
+// scalar that ends the file keeps its value (FuzzSource).
+func TestNoFinalNewline(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"name: a\ndescription: d\nx:\n  y:\n#c", "name: a\ndescription: d\nx:\n  y:\n#c\n"},
+		{"name: a\ndescription: |\n  text", "name: a\ndescription: |-\n  text\n"},
+	} {
+		got := mustFormat(t, "a.yaml", c.src, Options{})
+		if got != c.want {
+			t.Errorf("%q:\ngot  %q\nwant %q", c.src, got, c.want)
+		}
+		if again := mustFormat(t, "a.yaml", got, Options{}); again != got {
+			t.Errorf("%q: not idempotent: %q", c.src, again)
+		}
+	}
+}
+
 func TestTextStyles(t *testing.T) {
 	src := "name: a\ndescription: \"one\\ntwo\"\ndetail: \"trailing  \\nspace\"\nicon: 🔗\ntitle: \"Quoted title\"\n"
 	want := "name: a\ntitle: \"Quoted title\"\ndescription: |-\n  one\n  two\ndetail: \"trailing  \\nspace\"\nicon: 🔗\n"
