@@ -27,6 +27,7 @@ var DefaultFormats = []export.Format{export.OpenAI, export.Anthropic}
 const (
 	PartDescription = "description"
 	PartParameter   = "parameter"
+	PartExamples    = "examples"
 	PartRest        = "rest"
 )
 
@@ -269,6 +270,10 @@ func measureItem(f export.Format, info FormatInfo, it export.Item) Cost {
 		c.Tokens, c.Parts = openAIPrompt(info.Encoding, name, desc, schema)
 	default:
 		parts := jsonParts(info.Encoding, desc, schema)
+		if ex, ok := fn.Get("input_examples"); ok {
+			// Anthropic's input_examples: the tool's examples, sent too.
+			parts = append(parts, Part{Kind: PartExamples, Pointer: "/examples", Tokens: Count(info.Encoding, `"input_examples":`+compactJSON(ex))})
+		}
 		if e, ok := estimates[string(f)]; ok {
 			c.Tokens = scale(c.JSON, e.Factor)
 			for i := range parts {
@@ -311,4 +316,30 @@ func compactJSON(v any) string {
 		return ""
 	}
 	return out.String()
+}
+
+// CheckModel reports a model that cannot count format: an OpenAI model
+// for openai, openai-responses and mcp, a Claude model for anthropic, a
+// Gemini model for gemini.
+func CheckModel(format export.Format, name string) error {
+	m, err := LookupModel(name)
+	if err != nil {
+		return err
+	}
+	want := map[export.Format]string{export.OpenAI: "openai", export.OpenAIResponses: "openai", export.MCP: "openai", export.Anthropic: "anthropic", export.Gemini: "gemini"}[format]
+	if m.Family != want {
+		return fmt.Errorf("model %q is a%s %s model; format %s counts with a%s %s model (e.g. %s)", name, article(m.Family), familyName(m.Family), format, article(want), familyName(want), map[string]string{"openai": DefaultOpenAIModel, "anthropic": DefaultAnthropicModel, "gemini": DefaultGeminiModel}[want])
+	}
+	return nil
+}
+
+func familyName(f string) string {
+	return map[string]string{"openai": "OpenAI", "anthropic": "Claude", "gemini": "Gemini"}[f]
+}
+
+func article(f string) string {
+	if f == "openai" {
+		return "n"
+	}
+	return ""
 }
