@@ -44,3 +44,71 @@ func countForLint(t *spec.Tool, format, model string) (lint.TokenCount, error) {
 	}
 	return out, nil
 }
+
+// The budget rules' IDs, for the baseline.
+const (
+	budgetToolRule  = "budget-tool-tokens"
+	budgetTotalRule = "budget-total-tokens"
+)
+
+// budgetBaseline is what --baseline-out records for the budget findings:
+// per file with a budget-tool-tokens finding, the cost of its costliest
+// tool; on the file of a budget-total-tokens finding, the set's total. The
+// findings carry no numbers, so the files are counted again (lint's set
+// has released the tools' bodies); nothing is counted without such
+// findings.
+func budgetBaseline(files []string, findings []lint.Finding, cfg lint.Config) (map[string]lint.BudgetLimits, error) {
+	toolFiles := map[string]bool{}
+	totalFile := ""
+	for _, f := range findings {
+		switch f.Rule {
+		case budgetToolRule:
+			toolFiles[f.File] = true
+		case budgetTotalRule:
+			totalFile = f.File
+		}
+	}
+	if len(toolFiles) == 0 && totalFile == "" || cfg.Budget.Counter == nil {
+		return nil, nil
+	}
+	load := files
+	if totalFile == "" {
+		load = load[:0:0]
+		for f := range toolFiles {
+			load = append(load, f)
+		}
+	}
+	set, err := spec.Load(load)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	b := cfg.Budget
+	out := map[string]lint.BudgetLimits{}
+	total, perRequest := 0, 0
+	for _, t := range set.Tools() {
+		c, err := b.Counter(t, budgetFormat(b), b.Model)
+		if err != nil {
+			continue // reported by the rule, and turned off below
+		}
+		total += c.Tokens
+		perRequest = c.PerRequest
+		if toolFiles[t.Path()] {
+			l := out[t.Path()]
+			l.Tool = max(l.Tool, c.Tokens)
+			out[t.Path()] = l
+		}
+	}
+	if totalFile != "" {
+		l := out[totalFile]
+		l.Total = total + perRequest
+		out[totalFile] = l
+	}
+	return out, nil
+}
+
+func budgetFormat(b lint.BudgetConfig) string {
+	if b.Format == "" {
+		return string(export.OpenAI)
+	}
+	return b.Format
+}

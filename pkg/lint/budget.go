@@ -27,6 +27,39 @@ type BudgetConfig struct {
 	Counter TokenCounter
 }
 
+// BudgetLimits are an override's budget: what the tools of its files
+// (Tool) and a set whose costliest tool is in them (Total) may cost; 0
+// keeps lint.budget's.
+type BudgetLimits struct {
+	Tool, Total int
+}
+
+// budgetLimits returns the limits in force for file: lint.budget's, or
+// the last matching override's, limit by limit, and whether each came
+// from an override.
+func (c *Config) budgetLimits(file string) (tool, total int, toolOver, totalOver bool) {
+	tool, total = c.Budget.Tool, c.Budget.Total
+	for _, o := range c.Overrides {
+		if (o.Budget.Tool > 0 || o.Budget.Total > 0) && o.Matches(file) {
+			if o.Budget.Tool > 0 {
+				tool, toolOver = o.Budget.Tool, true
+			}
+			if o.Budget.Total > 0 {
+				total, totalOver = o.Budget.Total, true
+			}
+		}
+	}
+	return tool, total, toolOver, totalOver
+}
+
+// limitName names a limit in messages.
+func limitName(key string, n int, override bool) string {
+	if override {
+		return fmt.Sprintf("the budget of its override (%s: %d; lint.budget.%s is the goal)", key, n, key)
+	}
+	return fmt.Sprintf("lint.budget.%s (%d)", key, n)
+}
+
 // BudgetFormats are the formats lint.budget.format accepts (toolctl
 // tokens --format).
 var BudgetFormats = []string{"openai", "openai-responses", "anthropic", "gemini", "mcp"}

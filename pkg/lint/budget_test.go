@@ -107,3 +107,27 @@ func TestBudgetConfig(t *testing.T) {
 		}
 	}
 }
+
+// An override's budget replaces lint.budget's for its files (a baseline's
+// record of what they cost): at or under it nothing is reported, over it
+// the message names the override's limit.
+func TestBudgetOverride(t *testing.T) {
+	p := filepath.Join(fixtures, "err", "budget_tool_tokens.yaml")
+	over := func(tool int) Config {
+		return Config{Budget: BudgetConfig{Tool: 40, Counter: fakeTokens},
+			Overrides: []Override{{Files: []string{"**/budget_tool_tokens.yaml"}, Budget: BudgetLimits{Tool: tool}}}}
+	}
+	if got := budgetFindings(t, over(80), p); strings.Contains(got, "budget-") {
+		t.Errorf("at the override's budget (80):\n%s", got)
+	}
+	got := budgetFindings(t, over(79), p)
+	if !strings.Contains(got, "costs 80 openai tokens, more than the budget of its override (tool: 79; lint.budget.tool is the goal)") {
+		t.Errorf("over the override's budget:\n%s", got)
+	}
+	// An override for other files leaves lint.budget's limit.
+	cfg := over(1000)
+	cfg.Overrides[0].Files = []string{"other.yaml"}
+	if got := budgetFindings(t, cfg, p); !strings.Contains(got, "more than lint.budget.tool (40)") {
+		t.Errorf("override of another file:\n%s", got)
+	}
+}

@@ -190,6 +190,10 @@ func (s SecurityConfig) compile() (*securityPatterns, error) {
 type Override struct {
 	Files []string
 	Rules map[string]Severity
+	// Budget raises (or lowers) lint.budget for the files matched: what a
+	// baseline records of a tool or set over budget, so that it may not
+	// grow (BudgetConfig; the last matching override with a limit wins).
+	Budget BudgetLimits
 	// Root is the directory the globs are relative to ("" is the working
 	// directory), normally the config file's directory.
 	Root string

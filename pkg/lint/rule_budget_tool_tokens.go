@@ -41,14 +41,15 @@ Good:
 			r.Report(t, "/name", "cannot count the tokens of tool %q for lint.budget: %v", t.Name, err)
 			return
 		}
-		if c.Tokens <= b.Tool {
+		limit, _, over, _ := r.cfg.budgetLimits(t.Path())
+		if c.Tokens <= limit {
 			return
 		}
 		part := "its structure"
 		if p, ok := c.biggest(); ok {
 			part = fmtPart(p, c.Tokens)
 		}
-		r.Report(t, "/name", "tool %q costs %d %s, more than lint.budget.tool (%d); the biggest part is %s: shorten it (toolctl tokens --by parameter --suggest)", t.Name, c.Tokens, b.unit(c), b.Tool, part)
+		r.Report(t, "/name", "tool %q costs %d %s, more than %s; the biggest part is %s: shorten it (toolctl tokens --by parameter --suggest)", t.Name, c.Tokens, b.unit(c), limitName("tool", limit, over), part)
 	},
 }
 

@@ -58,15 +58,19 @@ Good:
 				top, topCount = t, c
 			}
 		}
-		total := sum + perRequest
-		if top == nil || total <= b.Total {
+		if top == nil {
 			return
 		}
-		over := ""
-		if perRequest > 0 {
-			over = fmt.Sprintf(" (with %d per request)", perRequest)
+		total := sum + perRequest
+		_, limit, _, over := r.cfg.budgetLimits(top.Path())
+		if total <= limit {
+			return
 		}
-		r.Report(top, "/name", "the %s cost %d %s%s, more than lint.budget.total (%d); the costliest is tool %q (%s): trim it, or split the set", Plural(counted, "tool", "tools"), total, b.unit(topCount), over, b.Total, top.Name, fmtShare(topCount.Tokens, total))
+		per := ""
+		if perRequest > 0 {
+			per = fmt.Sprintf(" (with %d per request)", perRequest)
+		}
+		r.Report(top, "/name", "the %s cost %d %s%s, more than %s; the costliest is tool %q (%s): trim it, or split the set", Plural(counted, "tool", "tools"), total, b.unit(topCount), per, limitName("total", limit, over), top.Name, fmtShare(topCount.Tokens, total))
 	},
 }
 
