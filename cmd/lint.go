@@ -45,8 +45,9 @@ has a file:line:col, a severity, a message that says how to fix it and a rule ID
 (toolctl lint --list-rules; toolctl lint --explain RULE).
 
 Settings come from the lint section of .toolctl.yaml: profile, targets, rules
-(rule-id: off|info|warning|error), categories, limits, ignore (globs) and
-overrides ([{files: [globs], rules: {...}}], the last match wins). In YAML files
+(rule-id: off|info|warning|error), categories, limits, ignore (globs),
+overrides ([{files: [globs], rules: {...}}], the last match wins), security
+and budget ({model, format, tool, total}: token budgets, see toolctl tokens). In YAML files
 a comment "# toolctl:ignore RULE -- reason" ignores a finding on its line (or,
 on a line of its own, on the next line); "# toolctl:ignore-file RULE -- reason"
 the whole file.

@@ -25,6 +25,7 @@ type tokensOptions struct {
 	sort    string
 	output  string
 	suggest bool
+	strict  bool
 	noLint  bool
 }
 
@@ -58,14 +59,17 @@ gemini-2.5-pro). The tables are compiled in: nothing is downloaded.
 schema and description) and the rest, so that you see what to trim.
 --suggest lists savings: long descriptions, sub-schemas repeated where one
 $defs entry would do, long enums, and what inlining $refs costs.
---output json prints the same as JSON, byte-stable.
+--strict counts the strict schemas export --strict writes (openai,
+openai-responses, anthropic); a tool strict mode refuses is reported as
+export reports it. --output json prints the same as JSON, byte-stable.
 
 The tools are linted first as export does (lint errors refuse; --no-lint
 counts anyway). lint's budget rules (lint.budget in .toolctl.yaml) check the
 same numbers in CI.
 
 Exit codes: 0 counted; 1 problems in tool files (a file that does not load,
-lint errors, two tools with one name for a provider); 2 usage or I/O error.`
+lint errors, two tools with one name for a provider, a tool --strict
+refuses); 2 usage or I/O error.`
 
 func newCmdTokens(app *App) *cobra.Command {
 	opts := &tokensOptions{app: app}
@@ -115,6 +119,7 @@ func newCmdTokens(app *App) *cobra.Command {
 	f.StringVar(&opts.sort, "sort", "tokens", "row order: tokens (costliest first, by the first format) or name")
 	f.StringVar(&opts.output, "output", "text", "output format: text or json")
 	f.BoolVar(&opts.suggest, "suggest", false, "list ways to save tokens")
+	f.BoolVar(&opts.strict, "strict", false, "count the strict schemas of openai, openai-responses and anthropic (export --strict)")
 	f.BoolVar(&opts.noLint, "no-lint", false, "count without linting first (lint errors refuse otherwise)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("model", cobra.FixedCompletions(tokens.KnownModels, cobra.ShellCompDirectiveNoFileComp))
@@ -153,7 +158,7 @@ func runTokens(opts *tokensOptions) error {
 			return err
 		}
 	}
-	rep, err := tokens.Measure(tools, tokens.Options{Formats: opts.exportFormats(), Model: opts.model, Parts: opts.by == "parameter", Sort: opts.sort})
+	rep, err := tokens.Measure(tools, tokens.Options{Formats: opts.exportFormats(), Model: opts.model, Parts: opts.by == "parameter", Sort: opts.sort, Strict: opts.strict})
 	var refused *export.Error
 	if errors.As(err, &refused) {
 		printExportProblems(app, refused.Problems)

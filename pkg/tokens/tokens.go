@@ -117,6 +117,9 @@ type Options struct {
 	// Sort is "tokens" (default: costliest first by the first format) or
 	// "name".
 	Sort string
+	// Strict counts the strict export (export --strict) of the formats
+	// that have one (openai, openai-responses, anthropic).
+	Strict bool
 }
 
 // formatModel resolves the model and method of each format.
@@ -187,6 +190,9 @@ func Measure(tools []*spec.Tool, opts Options) (*Report, error) {
 			return nil, err
 		}
 		model = m
+		if !slices.ContainsFunc(formats, func(f export.Format) bool { return CheckModel(f, opts.Model) == nil }) {
+			return nil, fmt.Errorf("--model %s is a%s %s model, and no format counted uses it (%s); add --format %s", opts.Model, article(m.Family), familyName(m.Family), formatNames(formats), map[string]string{"openai": "openai", "anthropic": "anthropic", "gemini": "gemini"}[m.Family])
+		}
 	}
 	r := &Report{Sum: make([]int, len(formats)), Total: make([]int, len(formats))}
 	index := map[*spec.Tool]int{}
@@ -197,7 +203,7 @@ func Measure(tools []*spec.Tool, opts Options) (*Report, error) {
 	for fi, f := range formats {
 		info := formatInfo(f, model)
 		r.Formats = append(r.Formats, info)
-		res, err := export.Build(tools, export.Options{Format: f})
+		res, err := export.Build(tools, export.Options{Format: f, Strict: opts.Strict && slices.Contains(export.StrictFormats, f)})
 		if err != nil {
 			return nil, err
 		}
