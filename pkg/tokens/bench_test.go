@@ -65,6 +65,17 @@ func BenchmarkMeasure1000(b *testing.B) {
 	}
 }
 
+// BenchmarkMeasure1000NoParts is toolctl tokens' default: no split.
+func BenchmarkMeasure1000NoParts(b *testing.B) {
+	tools := genTools(b, 1000)
+	encoder(O200kBase)
+	for b.Loop() {
+		if _, err := Measure(tools, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // TestMeasure1000 checks the generated set is counted whole and in
 // order (a hang shows as the test timing out; speed is the benchmark's).
 func TestMeasure1000(t *testing.T) {
@@ -76,8 +87,15 @@ func TestMeasure1000(t *testing.T) {
 	if len(r.Tools) != 1000 || r.Sum[0] <= 0 || r.Total[0] != r.Sum[0]+12 || r.Total[1] != r.Sum[1]+346 {
 		t.Fatalf("%d tools, sums %v totals %v", len(r.Tools), r.Sum, r.Total)
 	}
-	for _, tc := range r.Tools {
-		for _, c := range tc.Costs {
+	plain, err := Measure(tools, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range r.Tools {
+		for j, c := range tc.Costs {
+			if p := plain.Tools[i].Costs[j]; p.Tokens != c.Tokens || p.JSON != c.JSON || p.Parts != nil {
+				t.Fatalf("%s: %+v without parts, %d/%d with", tc.Name, p, c.Tokens, c.JSON)
+			}
 			sum := 0
 			for _, p := range c.Parts {
 				sum += p.Tokens

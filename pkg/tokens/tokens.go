@@ -207,7 +207,7 @@ func Measure(tools []*spec.Tool, opts Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		costs := measureItems(f, info, res.Items)
+		costs := measureItems(f, info, res.Items, opts.Parts)
 		for i, it := range res.Items {
 			c := costs[i]
 			if !opts.Parts {
@@ -245,7 +245,7 @@ func sortTools(ts []ToolCost, by string) {
 
 // measureItems counts the exported elements on every CPU: tokenizing is
 // most of the work (1,000 tools: BenchmarkMeasure1000).
-func measureItems(f export.Format, info FormatInfo, items []export.Item) []Cost {
+func measureItems(f export.Format, info FormatInfo, items []export.Item, parts bool) []Cost {
 	out := make([]Cost, len(items))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -256,7 +256,7 @@ func measureItems(f export.Format, info FormatInfo, items []export.Item) []Cost 
 				if i >= len(items) {
 					return
 				}
-				out[i] = measureItem(f, info, items[i])
+				out[i] = measureItem(f, info, items[i], parts)
 			}
 		})
 	}
@@ -264,8 +264,9 @@ func measureItems(f export.Format, info FormatInfo, items []export.Item) []Cost 
 	return out
 }
 
-// measureItem counts one exported element.
-func measureItem(f export.Format, info FormatInfo, it export.Item) Cost {
+// measureItem counts one exported element, and with parts splits it (for
+// the JSON formats that tokenizes each part again).
+func measureItem(f export.Format, info FormatInfo, it export.Item, withParts bool) Cost {
 	m, _ := it.Value.(*spec.Map)
 	if m == nil {
 		return Cost{}
@@ -300,6 +301,13 @@ func measureItem(f export.Format, info FormatInfo, it export.Item) Cost {
 		name, _ := fn.GetString("name")
 		c.Tokens, c.Parts = openAIPrompt(info.Encoding, name, desc, schema)
 	default:
+		if !withParts {
+			c.Tokens = c.JSON
+			if e, ok := estimates[string(f)]; ok {
+				c.Tokens = scale(c.JSON, e.Factor)
+			}
+			return c
+		}
 		parts := jsonParts(info.Encoding, desc, schema)
 		if ex, ok := fn.Get("input_examples"); ok {
 			// Anthropic's input_examples: the tool's examples, sent too.
