@@ -79,6 +79,11 @@ func TestBudgetTotalRunFiles(t *testing.T) {
 	if got := render(fs); got != want || want == "" {
 		t.Errorf("RunFiles:\n%s\nRun:\n%s", got, want)
 	}
+	// Read one tool at a time (a large list): the same.
+	_, fs = runFiles([]string{p}, cfg, 1)
+	if got := render(fs); got != want {
+		t.Errorf("RunFiles streaming:\n%s\nRun:\n%s", got, want)
+	}
 }
 
 func TestBudgetConfig(t *testing.T) {
