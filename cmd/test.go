@@ -66,12 +66,14 @@ cannot run here are skipped with the reason: an llm_call, a secret (a bound
 env variable or a ${VAR} of the entry) that is not set, the network under
 --offline.
 
-Cassettes: http entries and the http_request builtin replay
+Cassettes: http entries, the http_request builtin and mcp entries replay
 testdata/NAME.cassette.yaml beside the tool file when it exists, so CI needs
 neither the network nor the secrets (an unset secret reads as a placeholder);
 a request the cassette does not hold fails (the tool's request changed).
---record calls the network and (re)writes the cassettes, with every secret
-(bound env variables, ${VAR}s) redacted; --live ignores them.
+mcp entries replay their upstream server's messages from theirs without
+starting it. --record calls the network and the servers and (re)writes the
+cassettes, with every secret (bound env variables, ${VAR}s) redacted; --live
+ignores them.
 
 Output: a line per tool (ok, FAIL, skip and why), and for a failed example its
 file:line:col and a diff by JSON path; -v adds a line per example with its
@@ -99,7 +101,7 @@ selected by --run, bad --run pattern).`,
 	f.IntVarP(&opts.parallel, "parallel", "p", runtime.NumCPU(), "tools tested at once; the examples of one tool run in order")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "deadline of the whole run (0: none); each call keeps its tool's runtime.timeout")
 	f.BoolVar(&opts.offline, "offline", false, "skip the examples that need the network (http entries, http_request, mcp servers at a URL)")
-	f.BoolVar(&opts.record, "record", false, "call the network and write each http tool's cassette, testdata/NAME.cassette.yaml beside its file (secrets redacted)")
+	f.BoolVar(&opts.record, "record", false, "call the network (and mcp servers) and write each http and mcp tool's cassette, testdata/NAME.cassette.yaml beside its file (secrets redacted)")
 	f.BoolVar(&opts.live, "live", false, "ignore cassettes: call the network even where a cassette exists")
 	f.StringVar(&opts.server, "server", "", "test a live MCP server started with `CMD ARGS`: the files are the contract (schemas compared as toolctl breaking does, examples called through it)")
 	f.StringVar(&opts.url, "url", "", "test a live MCP server at `URL` (Streamable HTTP), as --server does")

@@ -198,6 +198,7 @@ func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 		if c != nil {
 			cas = c
 			r := opts.NewRunner(c.Getenv, c.Client)
+			r.Options.MCPWire = c.Wire
 			if c.Replaying {
 				zero := 0 // a replay answers the same again: no retries
 				r.Retries = &zero
@@ -212,6 +213,9 @@ func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 		testExample(ctx, tr.Tool, o, &opts)
 		if cas != nil && cas.Replaying && o.Status != Skip {
 			o.Replayed = true
+			if m := cas.TakeMismatch(); m != nil {
+				o.Status, o.Reason, o.Diffs = Fail, m.Message, m.Diffs
+			}
 		}
 		if opts.Done != nil {
 			opts.Done(o)
@@ -295,6 +299,9 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 			res, err := opts.Runner.Run(ctx, t, input)
 			if err != nil {
 				return nil, err
+			}
+			if m, ok := res.Value.(*run.MCPResult); ok {
+				return mcpValue(m)
 			}
 			return res.Value, nil
 		}
