@@ -20,6 +20,9 @@ import (
 // the SDK's line limit); this bounds their number.
 const MaxCassetteSize = 64 << 20
 
+// cassetteLimit is MaxCassetteSize; tests lower it.
+var cassetteLimit = MaxCassetteSize
+
 // mcpCassetteVersion is the version of the MCP cassette format.
 const mcpCassetteVersion = 1
 
@@ -107,11 +110,11 @@ func readCassette(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxCassetteSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, int64(cassetteLimit)+1))
 	if err != nil {
 		return nil, fmt.Errorf("cassette %s: %w", path, err)
 	}
-	if len(data) > MaxCassetteSize {
+	if len(data) > cassetteLimit {
 		return nil, fmt.Errorf("cassette %s is larger than %d MB; record fewer or smaller calls, or run with --live", path, MaxCassetteSize>>20)
 	}
 	return data, nil
@@ -231,7 +234,7 @@ func (c *mcpCassette) add(x mcpExchange) {
 			return
 		}
 	}
-	if c.size+x.size() > MaxCassetteSize {
+	if c.size+x.size() > cassetteLimit {
 		c.err = fmt.Errorf("cassette %s: the recorded MCP messages exceed %d MB; record fewer or smaller calls (--run)", c.path, MaxCassetteSize>>20)
 		return
 	}
