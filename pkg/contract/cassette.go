@@ -104,6 +104,12 @@ const placeholder = "toolctl-replay-secret"
 // the same once redacted alike; an MCP request when its method and params
 // are (initialize: its method).
 func OpenCassette(t *spec.Tool, mode CassetteMode, getenv func(string) string) (*Cassette, error) {
+	return openCassette(t, mode, getenv, nil)
+}
+
+// openCassette is OpenCassette with the transport recorded HTTP requests
+// go to (nil: http.DefaultTransport).
+func openCassette(t *spec.Tool, mode CassetteMode, getenv func(string) string, real http.RoundTripper) (*Cassette, error) {
 	if mode == Live || !Recordable(t) {
 		return nil, nil
 	}
@@ -143,10 +149,10 @@ func OpenCassette(t *spec.Tool, mode CassetteMode, getenv func(string) string) (
 		}
 		return &Cassette{Wire: mc, Getenv: env, Replaying: replaying, mcp: mc}, nil
 	}
-	return openHTTPCassette(path, replaying, env, secrets)
+	return openHTTPCassette(path, replaying, env, secrets, real)
 }
 
-func openHTTPCassette(path string, replaying bool, env func(string) string, secrets *run.Secrets) (*Cassette, error) {
+func openHTTPCassette(path string, replaying bool, env func(string) string, secrets *run.Secrets, real http.RoundTripper) (*Cassette, error) {
 	name := strings.TrimSuffix(path, ".yaml")
 	vcrMode := recorder.ModeRecordOnly
 	if replaying {
@@ -157,6 +163,9 @@ func openHTTPCassette(path string, replaying bool, env func(string) string, secr
 		}
 	}
 	redact := func(i *cassette.Interaction) error {
+		// replays skip the latency: a recorded one only makes a new
+		// recording differ from the last
+		i.Response.Duration = 0
 		i.Request.URL = secrets.Redact(i.Request.URL)
 		i.Request.Host = secrets.Redact(i.Request.Host)
 		i.Request.RequestURI = secrets.Redact(i.Request.RequestURI)
@@ -183,7 +192,11 @@ func openHTTPCassette(path string, replaying bool, env func(string) string, secr
 		}
 		return secrets.Redact(string(body)) == i.Body
 	}
+	if real == nil {
+		real = http.DefaultTransport
+	}
 	rec, err := recorder.New(name,
+		recorder.WithRealTransport(&limitBodies{rt: real}),
 		recorder.WithMode(vcrMode),
 		recorder.WithMatcher(match),
 		recorder.WithHook(redact, recorder.BeforeSaveHook),
@@ -205,6 +218,22 @@ func redactHeaders(s *run.Secrets, h http.Header) {
 		}
 		h[k] = vs
 	}
+}
+
+// limitBodies bounds a recorded response body (go-vcr reads it whole) to
+// one byte more than the runner reads, so that the runner's own limit
+// still fails the call.
+type limitBodies struct{ rt http.RoundTripper }
+
+func (l *limitBodies) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := l.rt.RoundTrip(r)
+	if err == nil && resp.Body != nil {
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.LimitReader(resp.Body, run.HTTPMaxBody+1), resp.Body}
+	}
+	return resp, err
 }
 
 // mismatch words a replayed request that the cassette does not hold.

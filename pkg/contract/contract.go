@@ -66,6 +66,10 @@ type Options struct {
 	// the files must be listed with an equivalent input schema, and the
 	// examples are called through it.
 	Server *Server
+	// RecordTransport is where recorded HTTP requests go (nil:
+	// http.DefaultTransport); the cassette holds each request as the tool
+	// sent it. Tests route them to a local stub.
+	RecordTransport http.RoundTripper
 }
 
 // Outcome is one example's result.
@@ -188,7 +192,7 @@ func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 		if getenv == nil {
 			getenv = os.Getenv
 		}
-		c, err := OpenCassette(tr.Tool, opts.Cassettes, getenv)
+		c, err := openCassette(tr.Tool, opts.Cassettes, getenv, opts.RecordTransport)
 		if err != nil {
 			for _, o := range tr.Outcomes {
 				o.Status, o.Reason = Fail, err.Error()

@@ -47,3 +47,8 @@ func absProgram(argv []string) []string {
 	}
 	return append([]string{abs}, argv[1:]...)
 }
+
+// HTTPMaxBody is the most the http executor reads of a successful
+// response; a longer one fails the call (toolctl test bounds what a
+// cassette records by it).
+const HTTPMaxBody = httpMaxBody
