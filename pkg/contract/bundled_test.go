@@ -60,9 +60,9 @@ var bundledHTTPTools = map[string]func(r *http.Request) (int, string, any){
 			"html_url":    "https://github.com/golang/go",
 			"description": "The Go programming language", "fork": false, "url": "https://api.github.com/repos/golang/go",
 			"homepage": "https://go.dev", "language": "Go", "default_branch": "master", "visibility": "public",
-			"license":   map[string]any{"key": "bsd-3-clause", "name": "BSD 3-Clause \"New\" or \"Revised\" License", "spdx_id": "BSD-3-Clause"},
-			"topics":    []string{"go", "golang", "language", "programming-language"},
-			"archived":  false, "has_issues": true, "created_at": "2014-08-19T04:33:40Z",
+			"license":  map[string]any{"key": "bsd-3-clause", "name": "BSD 3-Clause \"New\" or \"Revised\" License", "spdx_id": "BSD-3-Clause"},
+			"topics":   []string{"go", "golang", "language", "programming-language"},
+			"archived": false, "has_issues": true, "created_at": "2014-08-19T04:33:40Z",
 		}
 	},
 }

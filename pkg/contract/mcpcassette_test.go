@@ -3,6 +3,8 @@ package contract
 import (
 	"bufio"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,5 +162,34 @@ func TestCassetteSizeLimit(t *testing.T) {
 	c.add(mcpExchange{Method: "tools/call", Result: strings.Repeat("y", 150)})
 	if err := c.save(); err == nil || !strings.Contains(err.Error(), "exceed") {
 		t.Errorf("a recording over the limit: %v, want it refused", err)
+	}
+}
+
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
+}
+
+type endlessTransport struct{}
+
+func (endlessTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Body: io.NopCloser(endless{}), Request: r}, nil
+}
+
+// A recorded HTTP body is read at most to the runner's limit + 1 byte: go-vcr
+// reads a body whole before the runner sees it.
+func TestRecordedBodyBounded(t *testing.T) {
+	req, _ := http.NewRequest("GET", "http://example.invalid/", nil)
+	resp, err := (&limitBodies{rt: endlessTransport{}}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil || n != run.HTTPMaxBody+1 {
+		t.Errorf("read %d bytes (%v), want %d", n, err, run.HTTPMaxBody+1)
 	}
 }
