@@ -56,6 +56,10 @@ type Options struct {
 	Parallel int
 	// Done, when set, is told each example's outcome as it finishes.
 	Done func(*Outcome)
+	// ToolDone, when set, is told each tool's result in the order of the
+	// tools, as soon as the tool and every tool before it finished (calls
+	// are never concurrent), so that a report can be written as it goes.
+	ToolDone func(*ToolResult)
 	// Cassettes says whether http tools replay or record cassettes
 	// (testdata/NAME.cassette.yaml beside the tool file).
 	Cassettes CassetteMode
@@ -165,7 +169,8 @@ func Run(ctx context.Context, tools []*spec.Tool, opts Options) []*ToolResult {
 	}
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
-	for _, tr := range todo {
+	inOrder := &inOrder{results: todo, done: make([]bool, len(todo)), report: opts.ToolDone}
+	for i, tr := range todo {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -177,10 +182,34 @@ func Run(ctx context.Context, tools []*spec.Tool, opts Options) []*ToolResult {
 			if len(tr.Problems) > 0 {
 				tr.Status = Fail
 			}
+			inOrder.finished(i)
 		}()
 	}
 	wg.Wait()
 	return todo
+}
+
+// inOrder reports finished tools in their order: a tool once it and
+// every tool before it finished.
+type inOrder struct {
+	mu      sync.Mutex
+	results []*ToolResult
+	done    []bool
+	next    int
+	report  func(*ToolResult)
+}
+
+func (o *inOrder) finished(i int) {
+	if o.report == nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.done[i] = true
+	for o.next < len(o.results) && o.done[o.next] {
+		o.report(o.results[o.next])
+		o.next++
+	}
 }
 
 // runTool runs the examples of one tool in order, through its cassette
