@@ -254,7 +254,13 @@ func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 			opts.Done(o)
 		}
 	}
-	if cas != nil {
+	ran := false
+	for _, o := range tr.Outcomes {
+		ran = ran || o.Status != Skip
+	}
+	// A recording where every example was skipped (a secret not set)
+	// recorded nothing: the cassette there is kept, none is written.
+	if cas != nil && (cas.Replaying || ran) {
 		if err := cas.Stop(); err != nil {
 			for _, o := range tr.Outcomes {
 				if o.Status != Fail {
