@@ -100,6 +100,24 @@ func loadMCPCassette(path, tool string, secrets *run.Secrets) (*mcpCassette, err
 	if f.Version != mcpCassetteVersion || f.MCP == nil {
 		return nil, fmt.Errorf("cassette %s is not an MCP cassette of version %d (recorded for another entry type, or by another toolctl?); record it again with toolctl test --record", path, mcpCassetteVersion)
 	}
+	for i := range f.MCP {
+		x := &f.MCP[i]
+		for _, field := range []struct {
+			name string
+			text *string
+		}{{"params", &x.Params}, {"result", &x.Result}, {"error", &x.Error}} {
+			if *field.text == "" {
+				continue
+			}
+			if !json.Valid([]byte(*field.text)) {
+				return nil, fmt.Errorf("cassette %s: mcp[%d] (%s): %s is not JSON; record it again with toolctl test --record", path, i, x.Method, field.name)
+			}
+			*field.text = compactJSON(json.RawMessage(*field.text)) // one line: the stand-in answers a line a message
+		}
+		if x.Method == "" {
+			return nil, fmt.Errorf("cassette %s: mcp[%d] has no method; record it again with toolctl test --record", path, i)
+		}
+	}
 	return &mcpCassette{path: path, tool: tool, secrets: secrets, replaying: true, exchanges: f.MCP, used: make([]bool, len(f.MCP))}, nil
 }
 

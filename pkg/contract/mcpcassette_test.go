@@ -193,3 +193,25 @@ func TestRecordedBodyBounded(t *testing.T) {
 		t.Errorf("read %d bytes (%v), want %d", n, err, run.HTTPMaxBody+1)
 	}
 }
+
+func TestMCPCassetteRefusesBadJSON(t *testing.T) {
+	for _, text := range []string{
+		"version: 1\nmcp:\n  - method: tools/call\n    result: 'not json'\n",
+		"version: 1\nmcp:\n  - result: '{}'\n",
+		"version: 2\ninteractions: []\n",
+		"mcp: [",
+	} {
+		if _, err := loadMCPCassette(writeCassette(t, text), "x", &run.Secrets{}); err == nil || !strings.Contains(err.Error(), "record it again") {
+			t.Errorf("%q: %v, want it refused with what to do", text, err)
+		}
+	}
+	// pretty-printed JSON (edited by hand) is answered on one line
+	c, err := loadMCPCassette(writeCassette(t, "version: 1\nmcp:\n  - method: initialize\n    result: |\n      {\"capabilities\": {},\n       \"serverInfo\": {\"name\": \"s\"}}\n"), "x", &run.Secrets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := exchange(t, c, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`)
+	if got[0]["result"] == nil {
+		t.Errorf("answer %v", got[0])
+	}
+}
