@@ -61,6 +61,7 @@ type Cassette struct {
 	// Replaying tells whether responses come from the cassette.
 	Replaying bool
 	rec       *recorder.Recorder
+	path      string
 	mcp       *mcpCassette
 	http      *mismatch
 }
@@ -73,11 +74,25 @@ func (c *Cassette) Stop() error {
 		err = c.mcp.save()
 	case c.rec != nil:
 		err = c.rec.Stop()
+		if err == nil && !c.Replaying {
+			err = c.checkSize()
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("writing the cassette: %w", err)
 	}
 	return nil
+}
+
+// checkSize removes a recorded HTTP cassette larger than a replay reads
+// (go-vcr writes it whole).
+func (c *Cassette) checkSize() error {
+	info, err := os.Stat(c.path)
+	if err != nil || info.Size() <= int64(cassetteLimit) {
+		return nil
+	}
+	os.Remove(c.path)
+	return fmt.Errorf("cassette %s: the recorded HTTP exchanges exceed %d MB; record fewer or smaller calls (--run)", c.path, MaxCassetteSize>>20)
 }
 
 // TakeMismatch returns, and forgets, the first request since the last
@@ -208,7 +223,7 @@ func openHTTPCassette(path string, replaying bool, env func(string) string, secr
 	}
 	mm := &mismatch{rt: rec, path: path, secrets: secrets}
 	client := &http.Client{Transport: mm}
-	return &Cassette{Client: client, Getenv: env, Replaying: replaying, rec: rec, http: mm}, nil
+	return &Cassette{Client: client, Getenv: env, Replaying: replaying, rec: rec, path: path, http: mm}, nil
 }
 
 func redactHeaders(s *run.Secrets, h http.Header) {

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 func writeCassette(t *testing.T, text string) string {
@@ -213,5 +215,36 @@ func TestMCPCassetteRefusesBadJSON(t *testing.T) {
 	got := exchange(t, c, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`)
 	if got[0]["result"] == nil {
 		t.Errorf("answer %v", got[0])
+	}
+}
+
+// A recorded HTTP cassette over the limit is removed, with the reason.
+func TestHTTPCassetteSizeLimit(t *testing.T) {
+	old := cassetteLimit
+	cassetteLimit = 300
+	defer func() { cassetteLimit = old }()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, strings.Repeat("x", 400))
+	}))
+	defer srv.Close()
+	f := spec.ParseFile(filepath.Join(t.TempDir(), "h.yaml"), []byte("name: h\ndescription: Gets. Use when testing.\nentry: {type: http, url: "+srv.URL+"}\n"))
+	if len(f.Tools) != 1 {
+		t.Fatalf("parse: %v", f.Errors)
+	}
+	c, err := OpenCassette(f.Tools[0], Record, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Client.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err := c.Stop(); err == nil || !strings.Contains(err.Error(), "exceed") {
+		t.Errorf("Stop: %v, want the recording refused", err)
+	}
+	if _, err := os.Stat(CassettePath(f.Tools[0])); err == nil {
+		t.Error("the oversized cassette was kept")
 	}
 }
