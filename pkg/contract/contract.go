@@ -216,6 +216,14 @@ func (o *inOrder) finished(i int) {
 // when it uses one.
 func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 	var cas *Cassette
+	if n := len(tr.Tool.Examples); opts.NewRunner != nil && opts.Call == nil && opts.Cassettes == Record && Recordable(tr.Tool) && len(tr.Outcomes) < n {
+		// a recording rewrites the whole cassette: the calls of the
+		// examples left out would be lost
+		for _, o := range tr.Outcomes {
+			o.Status, o.Reason = Fail, fmt.Sprintf("--record rewrites the whole cassette of %s, but --run selects %d of its %d examples, so the others' recordings would be lost; select them all (e.g. --run '^%s/') or none", tr.Tool.Name, len(tr.Outcomes), n, regexp.QuoteMeta(tr.Tool.Name))
+		}
+		return
+	}
 	if opts.NewRunner != nil && opts.Call == nil {
 		getenv := opts.Getenv
 		if getenv == nil {
