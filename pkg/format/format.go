@@ -400,7 +400,7 @@ func (f *file) tools(doc *yaml.Node, yamlOut bool) error {
 	case yaml.MappingNode:
 		if tools := spec.ContainerTools(root); tools != nil {
 			if tools.Kind == yaml.SequenceNode {
-				tools.Style &^= yaml.FlowStyle
+				toBlock(tools)
 				for _, item := range tools.Content {
 					each(item)
 				}
@@ -410,7 +410,7 @@ func (f *file) tools(doc *yaml.Node, yamlOut bool) error {
 			each(root)
 		}
 	case yaml.SequenceNode:
-		root.Style &^= yaml.FlowStyle
+		toBlock(root)
 		for _, item := range root.Content {
 			each(item)
 		}
@@ -426,10 +426,10 @@ func (f *file) tools(doc *yaml.Node, yamlOut bool) error {
 
 // tool puts one tool mapping (or OpenAI wrapper) in canonical form.
 func (f *file) tool(n *yaml.Node) *Error {
-	n.Style &^= yaml.FlowStyle
+	toBlock(n)
 	if fn := openAIFunction(n); fn != nil {
 		orderKeys(n, []string{"type", "function"}, nil)
-		fn.Style &^= yaml.FlowStyle
+		toBlock(fn)
 		if f.opts.To == Feagent && inputKey(fn) != nil {
 			return f.errAt(n, "cannot convert tool %q to the feagent list form: OpenAI's {type: function, function: {...}} format requires a JSON Schema; run toolctl import to turn it into a toolctl file first", nameOf(fn))
 		}

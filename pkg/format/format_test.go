@@ -233,6 +233,20 @@ func TestNoFinalNewline(t *testing.T) {
 	}
 }
 
+// A comment on the line of a flow collection fmt writes as a block moves
+// to the first entry's line; yaml.v3 would drop it (FuzzSource).
+func TestFlowLineCommentKept(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"- {name: a, description: d} # why\n", "- name: a # why\n  description: d\n"},
+		{"[{name: a, description: d}] # all\n", "# all\n- name: a\n  description: d\n"},
+		{"name: a\ndescription: d\nexamples: [{scenario: s, params: {}}] # c\n", "name: a\ndescription: d\nexamples:\n  # c\n  - scenario: s\n    params: {}\n"},
+	} {
+		if got := mustFormat(t, "a.yaml", c.src, Options{}); got != c.want {
+			t.Errorf("%q:\ngot  %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}
+
 func TestTextStyles(t *testing.T) {
 	src := "name: a\ndescription: \"one\\ntwo\"\ndetail: \"trailing  \\nspace\"\nicon: 🔗\ntitle: \"Quoted title\"\n"
 	want := "name: a\ntitle: \"Quoted title\"\ndescription: |-\n  one\n  two\ndetail: \"trailing  \\nspace\"\nicon: 🔗\n"
