@@ -132,10 +132,10 @@ func New(opts Options) (*Server, error) {
 	s.pool = newPool(max(4, 2*runtime.GOMAXPROCS(0)))
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Title: "toolctl", Version: opts.Version}, &sdk.ServerOptions{
 		PageSize: opts.PageSize,
-		// No logging capability: the server sends no log messages, and an
-		// advertised capability a client cannot use is noise. The tools
+		// The logging capability: tools send log messages (ctx.log, a
+		// command's "##toolctl" stderr lines; notify.go). The tools
 		// capability says listChanged: Update notifies on every change.
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
 	if opts.MetaTools {
 		s.addMetaTools()

@@ -1,0 +1,182 @@
+package jsvm
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+
+	"github.com/dop251/goja"
+)
+
+// Rich results (README "Rich results"): the global toolctl holds content
+// item constructors and a result envelope, and execute gets a second
+// argument, ctx, which reports progress and log messages while the call
+// runs. A content item, a list of them or an envelope returned by execute
+// is the call's result as MCP content (Output.Content); anything else is
+// a JSON value, as before.
+
+// richPrg builds the toolctl object and ctx from the native helpers: b64
+// (bytes to base64) and notify (one progress or log report). Items and
+// envelopes are marked with symbols, which JSON.stringify leaves out, so
+// a plain object that happens to look like one stays a plain value.
+var richPrg = goja.MustCompile("toolctl-rich", `(function (b64, notify) {
+  "use strict";
+  const ITEM = Symbol("toolctl.content"), RESULT = Symbol("toolctl.result");
+  function data(d, what) {
+    if (typeof d === "string") return d;
+    if (d instanceof ArrayBuffer || ArrayBuffer.isView(d) || Array.isArray(d)) return b64(d);
+    throw new TypeError(what + ": data must be a base64 string, an ArrayBuffer, a typed array or an array of bytes");
+  }
+  function str(v, what) {
+    if (typeof v !== "string" || v === "") throw new TypeError(what + " must be a non-empty string");
+    return v;
+  }
+  function extra(o, opts) {
+    if (opts && opts.annotations !== undefined) o.annotations = opts.annotations;
+    if (opts && opts._meta !== undefined) o._meta = opts._meta;
+    Object.defineProperty(o, ITEM, { value: true });
+    return o;
+  }
+  function item(v) {
+    if (typeof v === "string") return toolctl.text(v);
+    return v;
+  }
+  const toolctl = {
+    text(text, opts) { return extra({ type: "text", text: String(text) }, opts); },
+    image(d, mimeType, opts) {
+      return extra({ type: "image", data: data(d, "toolctl.image"), mimeType: str(mimeType, "toolctl.image: mimeType") }, opts);
+    },
+    audio(d, mimeType, opts) {
+      return extra({ type: "audio", data: data(d, "toolctl.audio"), mimeType: str(mimeType, "toolctl.audio: mimeType") }, opts);
+    },
+    resource(uri, r, opts) {
+      r = r || {};
+      const res = { uri: str(uri, "toolctl.resource: uri") };
+      if (r.mimeType !== undefined) res.mimeType = r.mimeType;
+      if (r.blob !== undefined) res.blob = data(r.blob, "toolctl.resource: blob");
+      else res.text = r.text === undefined ? "" : String(r.text);
+      if (r._meta !== undefined) res._meta = r._meta;
+      return extra({ type: "resource", resource: res }, opts);
+    },
+    resourceLink(uri, r, opts) {
+      r = r || {};
+      const o = { type: "resource_link", uri: str(uri, "toolctl.resourceLink: uri"), name: r.name === undefined ? uri : String(r.name) };
+      for (const k of ["title", "description", "mimeType", "size"]) if (r[k] !== undefined) o[k] = r[k];
+      return extra(o, opts);
+    },
+    result(r) {
+      r = r || {};
+      let content = r.content === undefined ? [] : r.content;
+      if (!Array.isArray(content)) content = [content];
+      const o = { content: content.map(item) };
+      if (r.structuredContent !== undefined) o.structuredContent = r.structuredContent;
+      if (r.isError) o.isError = true;
+      if (r._meta !== undefined) o._meta = r._meta;
+      Object.defineProperty(o, RESULT, { value: true });
+      return o;
+    },
+    error(message) { return toolctl.result({ content: [toolctl.text(message)], isError: true }); },
+  };
+  Object.freeze(toolctl);
+  function num(v, what) {
+    if (typeof v !== "number" || !isFinite(v)) throw new TypeError(what + " must be a finite number");
+    return v;
+  }
+  const ctx = {
+    progress(progress, total, message) {
+      const p = { progress: num(progress, "ctx.progress: progress") };
+      if (total !== undefined && total !== null) p.total = num(total, "ctx.progress: total");
+      if (message !== undefined && message !== null) p.message = String(message);
+      notify(p);
+    },
+    log(level, message, data) {
+      const l = { log: String(level), message: message === undefined ? "" : String(message) };
+      if (data !== undefined) l.data = data;
+      notify(l);
+    },
+  };
+  for (const level of ["debug", "info", "notice", "warning", "error"]) {
+    ctx[level] = (message, data) => ctx.log(level, message, data);
+  }
+  Object.freeze(ctx);
+  // envelope: the result envelope of a rich result, undefined otherwise
+  function envelope(v) {
+    if (v === null || typeof v !== "object") return undefined;
+    if (v[RESULT]) return v;
+    if (v[ITEM]) return { content: [v] };
+    if (Array.isArray(v) && v.length > 0 && v.every((x) => x !== null && typeof x === "object" && x[ITEM])) return { content: v };
+    return undefined;
+  }
+  return { toolctl, ctx, envelope };
+})`, true)
+
+// setupRich defines toolctl and returns ctx and the envelope check.
+func (r *state) setupRich() (ctx goja.Value, envelope goja.Callable, err error) {
+	vm := r.vm
+	v, err := vm.RunProgram(richPrg)
+	if err != nil {
+		return nil, nil, err
+	}
+	build, _ := goja.AssertFunction(v)
+	out, err := build(goja.Undefined(), vm.ToValue(r.b64), vm.ToValue(r.notifyJS))
+	if err != nil {
+		return nil, nil, err
+	}
+	obj := out.ToObject(vm)
+	_ = vm.Set("toolctl", obj.Get("toolctl"))
+	envelope, _ = goja.AssertFunction(obj.Get("envelope"))
+	return obj.Get("ctx"), envelope, nil
+}
+
+// b64 encodes bytes (an ArrayBuffer, a typed array, an array of numbers)
+// in base64.
+func (r *state) b64(call goja.FunctionCall) goja.Value {
+	arg := call.Argument(0)
+	var b []byte
+	switch x := arg.Export().(type) {
+	case goja.ArrayBuffer:
+		b = x.Bytes()
+	case []byte:
+		b = x
+	default:
+		obj := arg.ToObject(r.vm)
+		if buf, ok := exportOf(obj.Get("buffer")).(goja.ArrayBuffer); ok {
+			off := obj.Get("byteOffset").ToInteger()
+			n := obj.Get("byteLength").ToInteger()
+			b = buf.Bytes()[off : off+n]
+		} else {
+			var n int64
+			if l := obj.Get("length"); l != nil {
+				n = min(l.ToInteger(), 64<<20)
+			}
+			b = make([]byte, n)
+			for i := int64(0); i < n; i++ {
+				b[i] = byte(obj.Get(itoa(i)).ToInteger())
+			}
+		}
+	}
+	return r.vm.ToValue(base64.StdEncoding.EncodeToString(b))
+}
+
+// notifyJS sends one report (a JS object) to the call's Notify.
+func (r *state) notifyJS(call goja.FunctionCall) goja.Value {
+	if r.notify == nil {
+		return goja.Undefined()
+	}
+	s, err := r.stringify(goja.Undefined(), call.Argument(0))
+	if err != nil {
+		panic(r.vm.NewTypeError("ctx: the report cannot be converted to JSON: " + message(err)))
+	}
+	r.notify(json.RawMessage(s.String()))
+	return goja.Undefined()
+}
+
+func itoa(i int64) string { return strconv.FormatInt(i, 10) }
+
+// exportOf is v's Go value, nil for a missing property.
+func exportOf(v goja.Value) any {
+	if v == nil {
+		return nil
+	}
+	return v.Export()
+}
