@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -215,10 +216,29 @@ func mediaResult(out []byte) any {
 	if len(out) == 0 || utf8.Valid(out) {
 		return nil
 	}
-	mime := http.DetectContentType(out)
-	kind, _, _ := strings.Cut(mime, "/")
-	if kind != "image" && kind != "audio" {
-		return nil
+	res, _ := mediaContent(http.DetectContentType(out), out)
+	return res
+}
+
+// mediaKind is "image" or "audio" for a MIME type of either, else "".
+func mediaKind(contentType string) (kind, mime string) {
+	mt, _, err := mimeParse(contentType)
+	if err != nil {
+		return "", ""
+	}
+	k, _, _ := strings.Cut(mt, "/")
+	if k != "image" && k != "audio" {
+		return "", ""
+	}
+	return k, mt
+}
+
+// mediaContent is a result of one image or audio item holding data;
+// ok false when contentType is neither.
+func mediaContent(contentType string, data []byte) (any, bool) {
+	kind, mime := mediaKind(contentType)
+	if kind == "" {
+		return nil, false
 	}
 	type item struct {
 		Type     string `json:"type"`
@@ -227,13 +247,18 @@ func mediaResult(out []byte) any {
 	}
 	raw, err := json.Marshal(struct {
 		Content []item `json:"content"`
-	}{[]item{{kind, base64.StdEncoding.EncodeToString(out), mime}}})
+	}{[]item{{kind, base64.StdEncoding.EncodeToString(data), mime}}})
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	res, err := contentResult(raw, "stdout")
+	res, err := contentResult(raw, "the "+kind)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	return res
+	return res, true
+}
+
+func mimeParse(contentType string) (string, map[string]string, error) {
+	mt, params, err := mime.ParseMediaType(contentType)
+	return strings.ToLower(mt), params, err
 }

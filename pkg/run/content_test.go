@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -326,5 +328,43 @@ def run(city, ctx):
 	}
 	if m, ok := e.Detail.(*MCPResult); !ok || !m.Result.IsError {
 		t.Errorf("detail %T", e.Detail)
+	}
+}
+
+func TestHTTPMediaResponse(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/chart.png":
+			w.Header().Set("Content-Type", "image/png")
+			w.Write([]byte{1, 2, 3})
+		case "/say.wav":
+			w.Header().Set("Content-Type", "Audio/WAV; rate=8000")
+			w.Write([]byte{4, 5})
+		default:
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write([]byte("hi"))
+		}
+	}))
+	defer srv.Close()
+	for path, want := range map[string]string{
+		"/chart.png": `{"content":[{"type":"image","data":"AQID","mimeType":"image/png"}]}`,
+		"/say.wav":   `{"content":[{"type":"audio","data":"BAU=","mimeType":"audio/wav"}]}`,
+	} {
+		doc := "name: rich\ndescription: A test tool.\nentry:\n  type: http\n  url: " + srv.URL + path + "\n"
+		v, e, _, _ := richRun(t, doc, nil, nil)
+		if e != nil {
+			t.Fatal(e)
+		}
+		if got := rawOf(t, v); got != want {
+			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+	}
+	doc := "name: rich\ndescription: A test tool.\nentry:\n  type: http\n  url: " + srv.URL + "/text\n"
+	v, e, _, _ := richRun(t, doc, nil, nil)
+	if e != nil {
+		t.Fatal(e)
+	}
+	if m, ok := v.(map[string]any); !ok || m["body"] != "hi" {
+		t.Errorf("a text response: %v", v)
 	}
 }
