@@ -164,6 +164,9 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if p.stdout.over {
 		return nil, Errorf(ToolExecutionError, "%s wrote more than %d MiB to stdout; a tool's result must be smaller", argv[0], procMaxOutput>>20)
 	}
+	if res, ok, err := declaredMedia(c.Tool, p.stdout.Bytes(), ""); ok {
+		return res, err
+	}
 	return commandOutput(p.stdout.Bytes(), argv[0])
 }
 

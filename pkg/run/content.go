@@ -262,3 +262,39 @@ func mimeParse(contentType string) (string, map[string]string, error) {
 	mt, params, err := mime.ParseMediaType(contentType)
 	return strings.ToLower(mt), params, err
 }
+
+// declaredMedia is the content item of data (a command's stdout, an http
+// response's body, whose Content-Type is got, "" for none) for a tool
+// whose output.content names an image or audio type: that type, or for
+// image/* and audio/* the type got or sniffed from the bytes. ok false
+// when the tool declares no such type; an error when data is not of it.
+func declaredMedia(t *spec.Tool, data []byte, got string) (res any, ok bool, err error) {
+	if t == nil || t.Output == nil {
+		return nil, false, nil
+	}
+	kind, sub, _ := strings.Cut(t.Output.Content, "/")
+	if kind != "image" && kind != "audio" {
+		return nil, false, nil
+	}
+	if len(data) == 0 {
+		return nil, true, Errorf(ToolExecutionError, "the tool's output.content is %s, but its result is empty", t.Output.Content)
+	}
+	mime := t.Output.Content
+	if sub == "*" {
+		mime = ""
+		for _, c := range []string{got, http.DetectContentType(data)} {
+			if k, mt := mediaKind(c); k == kind {
+				mime = mt
+				break
+			}
+		}
+		if mime == "" {
+			return nil, true, Errorf(ToolExecutionError, "the tool's output.content is %s, but its result is not %s %s (it looks like %s); set output.content to the exact type", t.Output.Content, map[string]string{"image": "an", "audio": "an"}[kind], kind, http.DetectContentType(data))
+		}
+	}
+	res, ok = mediaContent(mime, data)
+	if !ok {
+		return nil, true, Errorf(ToolExecutionError, "cannot make a %s item of the result", mime)
+	}
+	return res, true, nil
+}

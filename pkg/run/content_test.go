@@ -368,3 +368,39 @@ func TestHTTPMediaResponse(t *testing.T) {
 		t.Errorf("a text response: %v", v)
 	}
 }
+
+func TestDeclaredOutputContent(t *testing.T) {
+	svg := "#!/bin/sh\necho '<svg xmlns=\"http://www.w3.org/2000/svg\"/>'\n"
+	doc := "name: rich\ndescription: A test tool.\noutput:\n  content: image/svg+xml\nentry:\n  type: command\n  command: [./tool.sh]\n"
+	v, e, _, _ := richRun(t, doc, map[string]string{"tool.sh": svg}, nil)
+	if e != nil {
+		t.Fatal(e)
+	}
+	if got, want := rawOf(t, v), `{"content":[{"type":"image","data":"PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4K","mimeType":"image/svg+xml"}]}`; got != want {
+		t.Errorf("declared svg: %s, want %s", got, want)
+	}
+	// image/*: the type comes from the bytes; text is refused.
+	wild := strings.Replace(doc, "image/svg+xml", "image/*", 1)
+	_, e, _, _ = richRun(t, wild, map[string]string{"tool.sh": svg}, nil)
+	if e == nil || !strings.Contains(e.Message, "is not an image") {
+		t.Errorf("image/* with text: %v", e)
+	}
+	png := "#!/bin/sh\nprintf '\\211PNG\\r\\n\\032\\n\\000\\000\\000\\rIHDR'\n"
+	v, e, _, _ = richRun(t, wild, map[string]string{"tool.sh": png}, nil)
+	if e != nil || !strings.Contains(rawOf(t, v), `"mimeType":"image/png"`) {
+		t.Errorf("image/* with a PNG: %v %v", v, e)
+	}
+	// http: a response labelled octet-stream is the declared audio.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write([]byte{1})
+	}))
+	defer srv.Close()
+	v, e, _, _ = richRun(t, "name: rich\ndescription: A test tool.\noutput: {content: audio/mpeg}\nentry:\n  type: http\n  url: "+srv.URL+"\n", nil, nil)
+	if e != nil {
+		t.Fatal(e)
+	}
+	if got, want := rawOf(t, v), `{"content":[{"type":"audio","data":"AQ==","mimeType":"audio/mpeg"}]}`; got != want {
+		t.Errorf("declared audio over http: %s, want %s", got, want)
+	}
+}

@@ -73,6 +73,9 @@ func (httpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if res, ok := mediaContent(resp.Header.Get("Content-Type"), resp.raw); ok && len(resp.raw) > 0 {
 		return res, nil
 	}
+	if res, ok, err := declaredMedia(c.Tool, resp.raw, resp.Header.Get("Content-Type")); ok {
+		return res, err
+	}
 	return resp.Value(), nil
 }
 
