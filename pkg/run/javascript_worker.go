@@ -329,7 +329,7 @@ func jsNotice(c *Call, b []byte) bool {
 			Data     any      `json:"data"`
 		} `json:"notify"`
 	}
-	if json.Unmarshal(b, &m) != nil {
+	if decodeExact(b, &m) != nil {
 		return false
 	}
 	n := m.Notify

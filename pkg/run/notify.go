@@ -75,6 +75,7 @@ type notices struct {
 	secrets *Secrets
 	n       atomic.Int64
 	last    atomic.Uint64 // math.Float64bits of the last progress
+	hasLast atomic.Bool
 }
 
 // admit counts a notice and tells whether it may go out.
@@ -89,10 +90,11 @@ func (c *Call) progress(p Progress) {
 	if math.IsNaN(p.Progress) || math.IsInf(p.Progress, 0) || !n.admit() {
 		return
 	}
-	if last := math.Float64frombits(n.last.Load()); n.n.Load() > 1 && p.Progress < last {
+	if last := math.Float64frombits(n.last.Load()); n.hasLast.Load() && p.Progress < last {
 		p.Progress = last
 	}
 	n.last.Store(math.Float64bits(p.Progress))
+	n.hasLast.Store(true)
 	if math.IsNaN(p.Total) || math.IsInf(p.Total, 0) || p.Total < 0 {
 		p.Total = 0
 	}
@@ -131,6 +133,14 @@ func logData(message string, data any) any {
 		return data
 	}
 	return map[string]any{"message": message, "data": data}
+}
+
+// decodeExact decodes JSON with numbers as json.Number, so that a
+// tool's figures reach the client as written.
+func decodeExact(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 func clip(s string) string {
@@ -224,7 +234,7 @@ func (f *noticeFilter) notice(line []byte) bool {
 		Logger   string   `json:"logger"`
 		Data     any      `json:"data"`
 	}
-	if json.Unmarshal(line, &m) != nil {
+	if decodeExact(line, &m) != nil {
 		return false
 	}
 	switch {

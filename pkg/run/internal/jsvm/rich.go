@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -19,7 +20,11 @@ import (
 // (bytes to base64) and notify (one progress or log report). Items and
 // envelopes are marked with symbols, which JSON.stringify leaves out, so
 // a plain object that happens to look like one stays a plain value.
-var richPrg = goja.MustCompile("toolctl-rich", `(function (b64, notify) {
+// It is compiled on first use, not at init: the worker starts fast and
+// toolctl's other commands never pay for it.
+var richPrg = sync.OnceValue(func() *goja.Program { return goja.MustCompile("toolctl-rich", richSrc, true) })
+
+const richSrc = `(function (b64, notify) {
   "use strict";
   const ITEM = Symbol("toolctl.content"), RESULT = Symbol("toolctl.result");
   function data(d, what) {
@@ -108,12 +113,12 @@ var richPrg = goja.MustCompile("toolctl-rich", `(function (b64, notify) {
     return undefined;
   }
   return { toolctl, ctx, envelope };
-})`, true)
+})`
 
 // setupRich defines toolctl and returns ctx and the envelope check.
 func (r *state) setupRich() (ctx goja.Value, envelope goja.Callable, err error) {
 	vm := r.vm
-	v, err := vm.RunProgram(richPrg)
+	v, err := vm.RunProgram(richPrg())
 	if err != nil {
 		return nil, nil, err
 	}
