@@ -404,3 +404,22 @@ func TestDeclaredOutputContent(t *testing.T) {
 		t.Errorf("declared audio over http: %s, want %s", got, want)
 	}
 }
+
+// TestJavaScriptOwnToolctl: code that defines its own toolctl keeps it.
+func TestJavaScriptOwnToolctl(t *testing.T) {
+	for _, code := range []string{
+		`var toolctl = {x: 1}; function execute() { return toolctl.x }`,
+		`const toolctl = {x: 1}; function execute() { return toolctl.x }`,
+		`function execute() { toolctl = {x: 1}; return toolctl.x }`,
+	} {
+		v, e, _, _ := richRun(t, jsTool(code), nil, nil)
+		if e != nil || jsonText(v) != "1" {
+			t.Errorf("%s: %v %v", code, v, e)
+		}
+	}
+}
+
+func jsonText(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}

@@ -161,6 +161,7 @@ type state struct {
 	// ctxObj is execute's second argument; envelope tells a rich result
 	// from a plain value (rich.go).
 	ctxObj   goja.Value
+	toolctl  goja.Value // built on first use
 	envelope goja.Callable
 	// where describes a line of the code for a message.
 	where  func(line int) string
@@ -216,6 +217,11 @@ func (r *state) run(prg *goja.Program) (Output, error) {
 			return Output{}, err
 		}
 	}
+	// Only the helpers make content: without toolctl there is none.
+	if r.envelope == nil {
+		s, err := r.export(ret)
+		return Output{JSON: s}, err
+	}
 	if env, err := r.envelope(goja.Undefined(), ret); err == nil && !goja.IsUndefined(env) {
 		s, err := r.export(env)
 		return Output{JSON: s, Content: s != ""}, err
@@ -248,7 +254,7 @@ func (r *state) setup() error {
 	_ = vm.Set("console", console)
 	_ = vm.Set("setTimeout", r.setTimeout)
 	_ = vm.Set("clearTimeout", r.clearTimeout)
-	if r.ctxObj, r.envelope, err = r.setupRich(); err != nil {
+	if r.ctxObj, err = r.setupRich(); err != nil {
 		return failf("internal error setting up the JavaScript engine: %v", err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package jsvm
 import (
 	"encoding/base64"
 	"encoding/json"
+	"math"
 	"strconv"
 	"sync"
 
@@ -16,15 +17,15 @@ import (
 // is the call's result as MCP content (Output.Content); anything else is
 // a JSON value, as before.
 
-// richPrg builds the toolctl object and ctx from the native helpers: b64
-// (bytes to base64) and notify (one progress or log report). Items and
+// richPrg builds the toolctl object from the native helper b64 (bytes to
+// base64). Items and
 // envelopes are marked with symbols, which JSON.stringify leaves out, so
 // a plain object that happens to look like one stays a plain value.
 // It is compiled on first use, not at init: the worker starts fast and
 // toolctl's other commands never pay for it.
 var richPrg = sync.OnceValue(func() *goja.Program { return goja.MustCompile("toolctl-rich", richSrc, true) })
 
-const richSrc = `(function (b64, notify) {
+const richSrc = `(function (b64) {
   "use strict";
   const ITEM = Symbol("toolctl.content"), RESULT = Symbol("toolctl.result");
   function data(d, what) {
@@ -83,27 +84,6 @@ const richSrc = `(function (b64, notify) {
     error(message) { return toolctl.result({ content: [toolctl.text(message)], isError: true }); },
   };
   Object.freeze(toolctl);
-  function num(v, what) {
-    if (typeof v !== "number" || !isFinite(v)) throw new TypeError(what + " must be a finite number");
-    return v;
-  }
-  const ctx = {
-    progress(progress, total, message) {
-      const p = { progress: num(progress, "ctx.progress: progress") };
-      if (total !== undefined && total !== null) p.total = num(total, "ctx.progress: total");
-      if (message !== undefined && message !== null) p.message = String(message);
-      notify(p);
-    },
-    log(level, message, data) {
-      const l = { log: String(level), message: message === undefined ? "" : String(message) };
-      if (data !== undefined) l.data = data;
-      notify(l);
-    },
-  };
-  for (const level of ["debug", "info", "notice", "warning", "error"]) {
-    ctx[level] = (message, data) => ctx.log(level, message, data);
-  }
-  Object.freeze(ctx);
   // envelope: the result envelope of a rich result, undefined otherwise
   function envelope(v) {
     if (v === null || typeof v !== "object") return undefined;
@@ -112,25 +92,112 @@ const richSrc = `(function (b64, notify) {
     if (Array.isArray(v) && v.length > 0 && v.every((x) => x !== null && typeof x === "object" && x[ITEM])) return { content: v };
     return undefined;
   }
-  return { toolctl, ctx, envelope };
+  return { toolctl, envelope };
 })`
 
-// setupRich defines toolctl and returns ctx and the envelope check.
-func (r *state) setupRich() (ctx goja.Value, envelope goja.Callable, err error) {
+// setupRich defines the global toolctl, built on first use (most tools
+// never touch it, and building it costs more than a small call), and
+// returns ctx, which is native.
+func (r *state) setupRich() (ctx goja.Value, err error) {
+	vm := r.vm
+	get := vm.ToValue(func(goja.FunctionCall) goja.Value { return r.toolctlObject() })
+	set := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		// The code's own toolctl (var toolctl = ...) replaces ours.
+		_ = vm.GlobalObject().DefineDataProperty("toolctl", call.Argument(0), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		return goja.Undefined()
+	})
+	if err := vm.GlobalObject().DefineAccessorProperty("toolctl", get, set, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		return nil, err
+	}
+	return r.ctxObject(), nil
+}
+
+// toolctlObject builds the toolctl object once per call and returns it.
+func (r *state) toolctlObject() goja.Value {
+	if r.toolctl != nil {
+		return r.toolctl
+	}
 	vm := r.vm
 	v, err := vm.RunProgram(richPrg())
 	if err != nil {
-		return nil, nil, err
+		panic(vm.NewGoError(err))
 	}
 	build, _ := goja.AssertFunction(v)
-	out, err := build(goja.Undefined(), vm.ToValue(r.b64), vm.ToValue(r.notifyJS))
+	out, err := build(goja.Undefined(), vm.ToValue(r.b64))
 	if err != nil {
-		return nil, nil, err
+		panic(vm.NewGoError(err))
 	}
 	obj := out.ToObject(vm)
-	_ = vm.Set("toolctl", obj.Get("toolctl"))
-	envelope, _ = goja.AssertFunction(obj.Get("envelope"))
-	return obj.Get("ctx"), envelope, nil
+	r.toolctl = obj.Get("toolctl")
+	r.envelope, _ = goja.AssertFunction(obj.Get("envelope"))
+	_ = vm.GlobalObject().DefineDataProperty("toolctl", r.toolctl, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return r.toolctl
+}
+
+// ctxObject is execute's second argument: ctx.progress(progress, total,
+// message), ctx.log(level, message, data) and ctx.debug/info/notice/
+// warning/error(message, data).
+func (r *state) ctxObject() goja.Value {
+	vm := r.vm
+	ctx := vm.NewObject()
+	num := func(v goja.Value, what string) float64 {
+		f, ok := v.Export().(float64)
+		if i, isInt := v.Export().(int64); isInt {
+			f, ok = float64(i), true
+		}
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			panic(vm.NewTypeError(what + " must be a finite number"))
+		}
+		return f
+	}
+	_ = ctx.Set("progress", func(call goja.FunctionCall) goja.Value {
+		p := map[string]any{"progress": num(call.Argument(0), "ctx.progress: progress")}
+		if t := call.Argument(1); !goja.IsUndefined(t) && !goja.IsNull(t) {
+			p["total"] = num(t, "ctx.progress: total")
+		}
+		if m := call.Argument(2); !goja.IsUndefined(m) && !goja.IsNull(m) {
+			p["message"] = m.String()
+		}
+		r.notifyGo(p)
+		return goja.Undefined()
+	})
+	logf := func(level string, message, data goja.Value) {
+		l := map[string]any{"log": level, "message": ""}
+		if !goja.IsUndefined(message) {
+			l["message"] = message.String()
+		}
+		if !goja.IsUndefined(data) {
+			s, err := r.stringify(goja.Undefined(), data)
+			if err != nil {
+				panic(vm.NewTypeError("ctx.log: data cannot be converted to JSON"))
+			}
+			if !goja.IsUndefined(s) {
+				l["data"] = json.RawMessage(s.String())
+			}
+		}
+		r.notifyGo(l)
+	}
+	_ = ctx.Set("log", func(call goja.FunctionCall) goja.Value {
+		logf(call.Argument(0).String(), call.Argument(1), call.Argument(2))
+		return goja.Undefined()
+	})
+	for _, level := range []string{"debug", "info", "notice", "warning", "error"} {
+		_ = ctx.Set(level, func(call goja.FunctionCall) goja.Value {
+			logf(level, call.Argument(0), call.Argument(1))
+			return goja.Undefined()
+		})
+	}
+	return ctx
+}
+
+// notifyGo sends one report to the call's Notify.
+func (r *state) notifyGo(v map[string]any) {
+	if r.notify == nil {
+		return
+	}
+	if data, err := json.Marshal(v); err == nil {
+		r.notify(json.RawMessage(data))
+	}
 }
 
 // b64 encodes bytes (an ArrayBuffer, a typed array, an array of numbers)
@@ -161,19 +228,6 @@ func (r *state) b64(call goja.FunctionCall) goja.Value {
 		}
 	}
 	return r.vm.ToValue(base64.StdEncoding.EncodeToString(b))
-}
-
-// notifyJS sends one report (a JS object) to the call's Notify.
-func (r *state) notifyJS(call goja.FunctionCall) goja.Value {
-	if r.notify == nil {
-		return goja.Undefined()
-	}
-	s, err := r.stringify(goja.Undefined(), call.Argument(0))
-	if err != nil {
-		panic(r.vm.NewTypeError("ctx: the report cannot be converted to JSON: " + message(err)))
-	}
-	r.notify(json.RawMessage(s.String()))
-	return goja.Undefined()
 }
 
 func itoa(i int64) string { return strconv.FormatInt(i, 10) }
