@@ -167,3 +167,17 @@ func (s *streamWriter) finish(body []byte) {
 	s.w.WriteHeader(http.StatusOK)
 	_, _ = s.w.Write(body)
 }
+
+// wantsProgress tells whether req is a tools/call whose _meta holds a
+// progressToken.
+func wantsProgress(req *jsonrpc.Request) bool {
+	if req.Method != "tools/call" || !req.IsCall() {
+		return false
+	}
+	var p struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	return json.Unmarshal(req.Params, &p) == nil && len(p.Meta.ProgressToken) > 0 && string(p.Meta.ProgressToken) != "null"
+}

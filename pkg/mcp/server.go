@@ -11,6 +11,7 @@ package mcp
 
 import (
 	"context"
+	"net/http"
 	"errors"
 	"fmt"
 	"io"
@@ -99,6 +100,9 @@ type Server struct {
 	// httpSDKOnly turns the HTTP endpoint's direct tools/call path off
 	// (tests compare the two).
 	httpSDKOnly bool
+	// httpStream is the SDK's handler that answers with event streams,
+	// for the calls with a progressToken the direct path does not take.
+	httpStream http.Handler
 	// stop cancels every run still going when the grace period ends.
 	stop     context.Context
 	stopRuns context.CancelFunc
