@@ -11,10 +11,10 @@ package mcp
 
 import (
 	"context"
-	"net/http"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"runtime"
 	"sort"
 	"strings"
