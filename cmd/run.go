@@ -234,7 +234,9 @@ func runRun(opts *runOptions, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := r.Run(ctx, t, input)
+	rep := &runReporter{w: app.IO.ErrOut, tool: t.Name, bar: app.IO.StderrTTY, verbose: app.Verbose}
+	res, err := r.Run(run.WithReporter(ctx, rep), t, input)
+	rep.done()
 	if err != nil {
 		// An MCP server's isError result is a result too: printed whole
 		// where the whole is asked for.

@@ -517,3 +517,16 @@ func TestDiffKeepsHandWritten(t *testing.T) {
 	}
 
 }
+
+// TestOutputContent: a tool whose result is media says so under Returns.
+func TestOutputContent(t *testing.T) {
+	tools := parseTools(t, "shot.yaml", "name: shot\ndescription: Takes a screenshot. Use when a page must be seen.\noutput:\n  content: image/png\n")
+	md := generate(t, tools, Markdown)["shot.md"]
+	if !strings.Contains(md, "## Returns\n\nContent: `image/png`.\n") {
+		t.Errorf("shot.md:\n%s", md)
+	}
+	html := generate(t, tools, HTML)["shot.html"]
+	if !strings.Contains(html, "<p>Content: <code>image/png</code>.</p>") || strings.Contains(html, "Any value.") {
+		t.Errorf("shot.html lacks the content type (or says any value)")
+	}
+}

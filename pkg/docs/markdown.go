@@ -123,6 +123,9 @@ func (markdownRenderer) page(p *toolPage) ([]byte, error) {
 		if r.Description != "" {
 			parts = append(parts, mdLead(r.Description))
 		}
+		if r.Content != "" {
+			parts = append(parts, "Content: "+codeSpan(r.Content)+".")
+		}
 		if r.Type != "" {
 			parts = append(parts, "Type: "+codeSpan(r.Type)+".")
 		}

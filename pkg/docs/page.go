@@ -79,6 +79,8 @@ type returns struct {
 	// Type is the schema's type when it has no fields to list.
 	Type   string
 	Fields []export.Param
+	// Content is output.content: the media type of the content returned.
+	Content string
 }
 
 type example struct {
@@ -235,6 +237,12 @@ func (s *toolSet) pageModel(t *spec.Tool) *toolPage {
 			r.Type = typeOf(out)
 		}
 		p.Returns = r
+	}
+	if o := t.Output; o != nil && o.Content != "" {
+		if p.Returns == nil {
+			p.Returns = &returns{}
+		}
+		p.Returns.Content = o.Content
 	}
 
 	// Example headings share the page's anchors with its sections.

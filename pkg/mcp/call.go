@@ -33,6 +33,9 @@ const maxDetail = 2000
 // on; only an unknown tool is a protocol error (JSON-RPC -32602), as the
 // spec's "Error Handling" section (2025-06-18 server/tools) lists them.
 func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	if rep := sdkReporter(ctx, req); rep != nil {
+		ctx = run.WithReporter(ctx, rep)
+	}
 	res, _, err := s.call(ctx, req.Params.Name, req.Params.Arguments, req.ProtocolVersion(), false)
 	return res, err
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // resultTypeProtocol is the first revision whose CallToolResult carries
@@ -24,7 +26,7 @@ const resultTypeProtocol = "2026-07-28"
 //
 // Only what needs nothing from the SDK's session is taken: a single
 // (non-batch) tools/call of a served tool, with params holding only
-// name and arguments, after a successful initialize below 2026-07-28 and
+// name, arguments and a _meta with only a progressToken, after a successful initialize below 2026-07-28 and
 // notifications/initialized. Everything else goes to the SDK unchanged.
 type fastCalls struct {
 	srv    *Server
@@ -40,6 +42,14 @@ type fastCalls struct {
 	notified bool // notifications/initialized was read
 	protocol string
 	running  map[jsonrpc.ID]context.CancelFunc // intercepted calls in flight
+	level    string                            // set by logging/setLevel; "" sends no log messages
+}
+
+// logLevel is the lowest level of the log messages sent ("" for none).
+func (f *fastCalls) logLevel() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.level
 }
 
 func newFastCalls(s *Server) *fastCalls {
@@ -74,7 +84,11 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 			return false
 		}
 		var p callParams
-		if json.Unmarshal(req.Params, &p) != nil || p.Name == nil || p.Meta != nil || p.InputResponses != nil || p.RequestState != nil {
+		if json.Unmarshal(req.Params, &p) != nil || p.Name == nil || p.InputResponses != nil || p.RequestState != nil {
+			return false
+		}
+		token, plainMeta := progressToken(p.Meta)
+		if !plainMeta {
 			return false
 		}
 		f.srv.mu.RLock()
@@ -96,6 +110,14 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 		protocol := f.protocol
 		f.mu.Unlock()
 		id, name, args := req.ID, *p.Name, p.Arguments
+		if !t.local {
+			// What the tool reports goes out as notifications (notify.go).
+			ctx = run.WithReporter(ctx, &sender{token: token, level: f.logLevel, send: func(method string, params any) {
+				if data, err := notification(method, params); err == nil {
+					_ = c.writeRaw(data)
+				}
+			}})
+		}
 		switch {
 		case t.local && onReader:
 			f.answer(c, ctx, id, name, args, protocol, true)
@@ -105,6 +127,17 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 			go f.answer(c, ctx, id, name, args, protocol, false)
 		}
 		return true
+	case "logging/setLevel":
+		// The SDK answers it and keeps the level for its own calls; the
+		// direct path keeps it for its calls' log messages.
+		var p struct {
+			Level string `json:"level"`
+		}
+		if req.IsCall() && json.Unmarshal(req.Params, &p) == nil && run.LogLevel(p.Level) >= 0 {
+			f.mu.Lock()
+			f.level = p.Level
+			f.mu.Unlock()
+		}
 	case "initialize":
 		if !req.IsCall() {
 			return false

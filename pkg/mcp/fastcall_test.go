@@ -120,7 +120,7 @@ func TestFastCallPassesThrough(t *testing.T) {
 	}
 	s, log = newServer(t, dir, Options{})
 	r, sdkCalls2 := pipeServe(t, s, log, true, "2025-11-25")
-	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calc","arguments":{"expression":"1+1"},"_meta":{"progressToken":1}}}`)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calc","arguments":{"expression":"1+1"},"_meta":{"progressToken":1,"trace":"t"}}}`)
 	r.recv()
 	r.send(`[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calc","arguments":{"expression":"1+1"}}}]`)
 	r.recv()

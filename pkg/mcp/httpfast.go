@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // The Streamable HTTP endpoint answers plain tools/call requests itself,
@@ -22,8 +24,8 @@ import (
 // headers (TestHTTPDirectMatchesSDK).
 //
 // Only what the SDK would accept and answer with one JSON response is
-// taken: a POST whose body is one tools/call request (params: name and
-// arguments only) of a served tool, Content-Type application/json, an
+// taken: a POST whose body is one tools/call request (params: name,
+// arguments and a _meta holding only a progressToken) of a served tool, Content-Type application/json, an
 // Accept that takes JSON and event streams, a protocol version header
 // naming a revision before 2026-07-28 (or none: 2025-03-26) and, on a
 // loopback listener, a loopback Host. Everything else goes to the SDK.
@@ -89,7 +91,8 @@ func (s *Server) direct(w http.ResponseWriter, r *http.Request, id jsonrpc.ID, p
 	if !hostAllowed(r) {
 		return false
 	}
-	if p.Name == nil || p.Meta != nil || p.InputResponses != nil || p.RequestState != nil {
+	token, plainMeta := progressToken(p.Meta)
+	if p.Name == nil || !plainMeta || p.InputResponses != nil || p.RequestState != nil {
 		return false
 	}
 	s.mu.RLock()
@@ -101,16 +104,16 @@ func (s *Server) direct(w http.ResponseWriter, r *http.Request, id jsonrpc.ID, p
 	// The connection's goroutine is long-lived (keep-alive): a local
 	// builtin runs here rather than on the pool. The request's context
 	// ends the call when the client goes away.
-	res, raw, err := s.call(r.Context(), *p.Name, p.Arguments, protocol, true)
+	// What the tool reports turns the response into an event stream
+	// (notify.go); a stateless request's log level is info, as the SDK's.
+	sw := &streamWriter{w: w}
+	ctx := run.WithReporter(r.Context(), &sender{token: token, level: func() string { return "info" }, send: sw.notify})
+	res, raw, err := s.call(ctx, *p.Name, p.Arguments, protocol, true)
 	body, err := encodeResponse(callResponse(id, res, raw, err))
 	if err != nil {
 		body = errorResponse(id.Raw(), codeInternalError, "encoding the response: "+err.Error())
 	}
-	h := w.Header()
-	h["Cache-Control"] = cacheControl
-	h["Content-Type"] = contentJSON
-	w.WriteHeader(http.StatusOK)
-	w.Write(body)
+	sw.finish(body)
 	return true
 }
 

@@ -131,7 +131,7 @@ func TestHTTPDirectPassesThrough(t *testing.T) {
 	if code := post(call, both, ""); code != 200 || sdkCalls.Load() != 0 {
 		t.Fatalf("plain call: %d, %d reached the SDK", code, sdkCalls.Load())
 	}
-	withMeta := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calc","arguments":{"expression":"1+1"},"_meta":{"progressToken":1}}}`
+	withMeta := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calc","arguments":{"expression":"1+1"},"_meta":{"progressToken":1,"trace":"t"}}}`
 	if code := post(withMeta, both, ""); code != 200 || sdkCalls.Load() != 1 {
 		t.Errorf("_meta: %d, %d reached the SDK", code, sdkCalls.Load())
 	}

@@ -365,7 +365,7 @@ func TestStdioCancelKills(t *testing.T) {
 			r, sdkCalls := pipeServe(t, s, log, true, "2025-06-18")
 			meta := ""
 			if path == "sdk" {
-				meta = `,"_meta":{"progressToken":"p1"}`
+				meta = `,"_meta":{"progressToken":"p1","trace":"t"}`
 			}
 			r.send(`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"pidsleep","arguments":{}` + meta + `}}`)
 			pid := waitPID(t, pidFile)

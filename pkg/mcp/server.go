@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"runtime"
 	"sort"
 	"strings"
@@ -99,6 +100,9 @@ type Server struct {
 	// httpSDKOnly turns the HTTP endpoint's direct tools/call path off
 	// (tests compare the two).
 	httpSDKOnly bool
+	// httpStream is the SDK's handler that answers with event streams,
+	// for the calls with a progressToken the direct path does not take.
+	httpStream http.Handler
 	// stop cancels every run still going when the grace period ends.
 	stop     context.Context
 	stopRuns context.CancelFunc
@@ -132,10 +136,10 @@ func New(opts Options) (*Server, error) {
 	s.pool = newPool(max(4, 2*runtime.GOMAXPROCS(0)))
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Title: "toolctl", Version: opts.Version}, &sdk.ServerOptions{
 		PageSize: opts.PageSize,
-		// No logging capability: the server sends no log messages, and an
-		// advertised capability a client cannot use is noise. The tools
+		// The logging capability: tools send log messages (ctx.log, a
+		// command's "##toolctl" stderr lines; notify.go). The tools
 		// capability says listChanged: Update notifies on every change.
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
 	if opts.MetaTools {
 		s.addMetaTools()

@@ -224,6 +224,14 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 		PropagateRequestCancellation: true,
 		MaxRequestBodyBytes:          opts.MaxRequestBytes,
 	})
+	// A tools/call with a progressToken that the direct path leaves to the
+	// SDK is answered with an event stream, which carries its progress (a
+	// JSON response has nowhere to put it; notify.go).
+	s.httpStream = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
+		Stateless:                    true,
+		PropagateRequestCancellation: true,
+		MaxRequestBodyBytes:          opts.MaxRequestBytes,
+	})
 	cop := http.NewCrossOriginProtection()
 	for _, o := range opts.TrustedOrigins {
 		if err := cop.AddTrustedOrigin(o); err != nil {
@@ -358,6 +366,10 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 		}
 		if !p.batch {
 			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.directCall(w, r, req) {
+				return
+			}
+			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.httpStream != nil && wantsProgress(req) {
+				withRequest(s.httpStream).ServeHTTP(w, r)
 				return
 			}
 		}

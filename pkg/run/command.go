@@ -164,7 +164,24 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if p.stdout.over {
 		return nil, Errorf(ToolExecutionError, "%s wrote more than %d MiB to stdout; a tool's result must be smaller", argv[0], procMaxOutput>>20)
 	}
-	return commandResult(p.stdout.Bytes()), nil
+	if res, ok, err := declaredMedia(c.Tool, p.stdout.Bytes(), ""); ok {
+		return res, err
+	}
+	return commandOutput(p.stdout.Bytes(), argv[0])
+}
+
+// commandOutput is a command's result: a result envelope on stdout is
+// MCP content (isError: a ToolExecutionError carrying it), an image or
+// audio file an image or audio item, anything else commandResult.
+func commandOutput(out []byte, name string) (any, error) {
+	v := commandResult(out)
+	if res, ok, err := envelope(v, name+"'s result envelope"); ok {
+		return res, err
+	}
+	if res := mediaResult(out); res != nil {
+		return res, nil
+	}
+	return v, nil
 }
 
 // commandPath resolves the program: a name with a slash is relative to the
@@ -308,7 +325,10 @@ type procRun struct {
 func runProc(c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64) *procRun {
 	cmd.Stdin = bytes.NewReader(stdin)
 	p := &procRun{stdout: &procBuffer{max: procMaxOutput}, stderr: proc.NewTail(c.Stderr)}
-	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
+	// Notice lines (progress, log messages) are taken out of stderr
+	// before it reaches the call's stderr and the tail kept for messages.
+	notices := newNoticeFilter(c, p.stderr)
+	cmd.Stdout, cmd.Stderr = p.stdout, notices
 	g, err := proc.Prepare(cmd, memory)
 	if err != nil {
 		p.err = err
@@ -322,6 +342,7 @@ func runProc(c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64) *p
 	}
 	g.Started()
 	p.err = cmd.Wait()
+	notices.Flush()
 	p.Report = g.Finish()
 	if p.StartErr != nil {
 		p.err = p.StartErr

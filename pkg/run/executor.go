@@ -89,6 +89,9 @@ type Call struct {
 	// where it was set ("" for the default), as in Policy.
 	Memory     int64
 	MemoryFrom string
+	// notices takes what the tool reports while it runs (progress, log
+	// messages) to the Reporter of Run's context; nil drops it.
+	notices *notices
 }
 
 // memoryLimit is the limit executor x enforces for this call, 0 for none.

@@ -68,6 +68,14 @@ func (httpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// An image or audio response is that content item (README "Rich
+	// results"), not its bytes as text.
+	if res, ok := mediaContent(resp.Header.Get("Content-Type"), resp.raw); ok && len(resp.raw) > 0 {
+		return res, nil
+	}
+	if res, ok, err := declaredMedia(c.Tool, resp.raw, resp.Header.Get("Content-Type")); ok {
+		return res, err
+	}
 	return resp.Value(), nil
 }
 
@@ -146,6 +154,8 @@ type HTTPResponse struct {
 	// Body is the decoded JSON value when the response is JSON, else the
 	// text.
 	Body any
+	// raw is the body as received.
+	raw []byte
 }
 
 // Value is the result of an http tool: {status, headers, body}, with
@@ -198,7 +208,7 @@ func SendHTTP(ctx context.Context, c *Call, r *HTTPRequest) (*HTTPResponse, erro
 		}
 		raw = raw[:limit] // only the start of an error body is reported
 	}
-	out := &HTTPResponse{Status: resp.StatusCode, Header: resp.Header, Body: httpDecodeBody(resp.Header.Get("Content-Type"), raw)}
+	out := &HTTPResponse{Status: resp.StatusCode, Header: resp.Header, Body: httpDecodeBody(resp.Header.Get("Content-Type"), raw), raw: raw}
 	if resp.StatusCode >= 400 {
 		return nil, httpStatusError(r, out, raw, cut)
 	}

@@ -278,6 +278,9 @@ func jsCallWorker(ctx context.Context, c *Call, src, name string) (any, error) {
 				w.kill()
 				return nil, Errorf(ToolExecutionError, "execute's result (or a console line) is larger than %d MiB; a tool's result must be smaller", procMaxOutput>>20)
 			}
+			if jsNotice(c, l.b) {
+				continue
+			}
 			if log, ok := jsLog(l.b); ok {
 				if c.Stderr != nil {
 					_, _ = io.WriteString(c.Stderr, log+"\n")
@@ -309,6 +312,33 @@ func jsCallWorker(ctx context.Context, c *Call, src, name string) (any, error) {
 			return nil, ctxEndError(ctx, c, start, "the JavaScript code was still running (in one long operation, so its worker process was killed)")
 		}
 	}
+}
+
+// jsNotice reports a line of the worker's that is a report through ctx
+// (progress, a log message); false for any other line.
+func jsNotice(c *Call, b []byte) bool {
+	if !bytes.HasPrefix(b, []byte(`{"notify":`)) {
+		return false
+	}
+	var m struct {
+		Notify struct {
+			Progress *float64 `json:"progress"`
+			Total    float64  `json:"total"`
+			Message  string   `json:"message"`
+			Log      string   `json:"log"`
+			Data     any      `json:"data"`
+		} `json:"notify"`
+	}
+	if decodeExact(b, &m) != nil {
+		return false
+	}
+	n := m.Notify
+	if n.Progress != nil {
+		c.progress(Progress{Progress: *n.Progress, Total: n.Total, Message: n.Message})
+	} else {
+		c.log(LogMessage{Level: n.Log, Data: logData(n.Message, n.Data)})
+	}
+	return true
 }
 
 // jsLog decodes a console line.
@@ -361,6 +391,9 @@ func jsOutOfMemory(stderr string) bool {
 // jsOutcome converts the worker's outcome.
 func jsOutcome(c *Call, name string, timeout time.Duration, out *jsvm.Outcome) (any, error) {
 	if out.OK {
+		if out.Content {
+			return contentResult(out.Result, "execute's result")
+		}
 		if len(out.Result) == 0 {
 			return nil, nil
 		}

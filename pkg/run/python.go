@@ -207,6 +207,13 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		return nil, s.noResult(err, stderr)
 	}
 	if okv, _ := m.Get("ok"); okv == true {
+		if env, ok := m.Get("content"); ok {
+			raw, err := MarshalJSON(env)
+			if err != nil {
+				return nil, Wrap(ToolExecutionError, err, "cannot encode the result envelope: "+err.Error())
+			}
+			return contentResult(raw, fmt.Sprintf("the result of %s.%s", s.module, s.function))
+		}
 		res, _ := m.Get("result")
 		return res, nil
 	}

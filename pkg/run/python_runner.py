@@ -6,6 +6,7 @@
 # Keep it compatible with Python 3.7.
 import asyncio
 import dataclasses
+import functools
 import importlib
 import inspect
 import json
@@ -99,6 +100,175 @@ def _encode(doc):
         return json.dumps(_finite(plain), allow_nan=False)
 
 
+# The toolctl module a tool imports for rich results and its context
+# (README "Rich results"): content item constructors, a result envelope,
+# ToolError (a failure the model sees, not a crash) and Context, passed
+# as the tool's ctx parameter, which reports progress and log messages on
+# stderr lines the caller takes out ("##toolctl " and a JSON object).
+class _Item(dict):
+    pass
+
+
+class _Result(dict):
+    pass
+
+
+class ToolError(Exception):
+    """Raise it to fail with a message the model sees (isError)."""
+
+
+def _b64(data):
+    if isinstance(data, str):
+        return data
+    import base64
+
+    return base64.b64encode(bytes(data)).decode("ascii")
+
+
+def _extra(d, annotations, meta):
+    if annotations is not None:
+        d["annotations"] = annotations
+    if meta is not None:
+        d["_meta"] = meta
+    return d
+
+
+def _text(text, annotations=None, meta=None):
+    return _extra(_Item(type="text", text=str(text)), annotations, meta)
+
+
+def _image(data, mime_type="image/png", annotations=None, meta=None):
+    return _extra(_Item(type="image", data=_b64(data), mimeType=mime_type), annotations, meta)
+
+
+def _audio(data, mime_type="audio/wav", annotations=None, meta=None):
+    return _extra(_Item(type="audio", data=_b64(data), mimeType=mime_type), annotations, meta)
+
+
+def _resource(uri, text=None, blob=None, mime_type=None, annotations=None, meta=None):
+    r = {"uri": uri}
+    if mime_type is not None:
+        r["mimeType"] = mime_type
+    if blob is not None:
+        r["blob"] = _b64(blob)
+    else:
+        r["text"] = "" if text is None else str(text)
+    return _extra(_Item(type="resource", resource=r), annotations, meta)
+
+
+def _resource_link(uri, name, title=None, description=None, mime_type=None, size=None, annotations=None, meta=None):
+    d = _Item(type="resource_link", uri=uri, name=name)
+    for k, v in (("title", title), ("description", description), ("mimeType", mime_type), ("size", size)):
+        if v is not None:
+            d[k] = v
+    return _extra(d, annotations, meta)
+
+
+def _items(content):
+    if content is None:
+        return []
+    if isinstance(content, (dict, str)):
+        content = [content]
+    return [_text(c) if isinstance(c, str) else c for c in content]
+
+
+def _result(content=None, structured_content=None, is_error=False, meta=None):
+    d = _Result(content=_items(content))
+    if structured_content is not None:
+        d["structuredContent"] = structured_content
+    if is_error:
+        d["isError"] = True
+    if meta is not None:
+        d["_meta"] = meta
+    return d
+
+
+def _error(message):
+    return _result([_text(message)], is_error=True)
+
+
+def _notice(doc):
+    line = "##toolctl " + _encode(doc) + "\n"
+    try:
+        sys.stderr.flush()
+    except Exception:
+        pass
+    os.write(2, line.encode("utf-8"))
+
+
+class Context(object):
+    """The call's context: ctx.progress(done, total, message), ctx.log(level, message, data)."""
+
+    def progress(self, progress, total=None, message=None):
+        d = {"progress": progress}
+        if total is not None:
+            d["total"] = total
+        if message is not None:
+            d["message"] = str(message)
+        _notice(d)
+
+    report_progress = progress
+
+    def log(self, level, message, data=None, logger=None):
+        d = {"log": level, "message": str(message)}
+        if data is not None:
+            d["data"] = data
+        if logger is not None:
+            d["logger"] = logger
+        _notice(d)
+
+    def debug(self, message, data=None):
+        self.log("debug", message, data)
+
+    def info(self, message, data=None):
+        self.log("info", message, data)
+
+    def warning(self, message, data=None):
+        self.log("warning", message, data)
+
+    def error(self, message, data=None):
+        self.log("error", message, data)
+
+
+def _install_module():
+    import types
+
+    m = types.ModuleType("toolctl")
+    m.__doc__ = "toolctl's helpers for tools it runs: rich results, progress and logging."
+    for name, v in (
+        ("text", _text),
+        ("image", _image),
+        ("audio", _audio),
+        ("resource", _resource),
+        ("resource_link", _resource_link),
+        ("result", _result),
+        ("error", _error),
+        ("ToolError", ToolError),
+        ("Context", Context),
+    ):
+        setattr(m, name, v)
+    sys.modules["toolctl"] = m
+
+
+def _content(result):
+    # The result envelope of a rich result, None for a plain value.
+    if isinstance(result, _Result):
+        return dict(result)
+    if isinstance(result, _Item):
+        return {"content": [result]}
+    if isinstance(result, (list, tuple)) and result and all(isinstance(x, _Item) for x in result):
+        return {"content": list(result)}
+    return None
+
+
+def _wants_ctx(fn):
+    try:
+        p = inspect.signature(fn).parameters.get("ctx")
+    except (TypeError, ValueError):
+        return False
+    return p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+
+
 def _call(fn, data, declared):
     # **input when the function takes the input's keys as keywords; the
     # input as one argument (def tool(params): ...) only when none of its
@@ -165,6 +335,7 @@ def _main():
             del sys.path[0]
         sys.path.insert(0, path)
         sys.dont_write_bytecode = True  # leave no __pycache__ in the tools directory
+        _install_module()
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as e:
@@ -196,17 +367,26 @@ def _main():
             )
             return 1
         try:
-            result = _call(fn, data, declared)
+            if _wants_ctx(fn) and "ctx" not in data:
+                result = _call(functools.partial(fn, ctx=Context()), data, declared)
+            else:
+                result = _call(fn, data, declared)
             if inspect.isawaitable(result):
                 result = asyncio.run(result if inspect.iscoroutine(result) else _await(result))
         except _ArgumentError as e:
             fail("arguments", type="TypeError", message=str(e))
             return 1
+        except ToolError as e:
+            result = _error(str(e))
         except BaseException as e:
             fail("call", e)
             return 1
         try:
-            text = _encode({"ok": True, "result": result})
+            content = _content(result)
+            if content is not None:
+                text = _encode({"ok": True, "content": content})
+            else:
+                text = _encode({"ok": True, "result": result})
         except BaseException as e:
             fail("result", e)
             return 1

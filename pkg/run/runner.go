@@ -278,6 +278,9 @@ func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*
 		return nil, err
 	}
 	defer flushStderr(c)
+	if rep := reporterFrom(ctx); rep != nil {
+		c.notices = &notices{to: rep, secrets: c.Secrets}
+	}
 	p := r.PolicyFor(t)
 	c.Timeout = p.Timeout
 	c.Memory, c.MemoryFrom = p.Memory, p.MemoryFrom

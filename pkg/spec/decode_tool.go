@@ -15,7 +15,7 @@ import (
 var ToolFields = []string{
 	"name", "title", "description", "detail", "category", "version", "author", "icon", "tags",
 	"shareable_scope", "entry", "parameters", "input_schema", "inputSchema", "arguments", "returns",
-	"output_schema", "outputSchema", "triggers", "prerequisites", "examples", "warnings",
+	"output_schema", "outputSchema", "output", "triggers", "prerequisites", "examples", "warnings",
 	"related_tools", "workflow", "annotations", "bind", "runtime", "id", "type", "metadata",
 	"documentation_url", "strict",
 }
@@ -116,6 +116,8 @@ func (d *decoder) tool(n *yaml.Node, base string, index int) *Tool {
 			} else {
 				t.OutputSchema = d.schema(v, ptr, k)
 			}
+		case "output":
+			t.Output = d.output(t, v, ptr)
 		case "prerequisites":
 			t.Prerequisites = d.prerequisites(t, v, ptr)
 		case "examples":
@@ -677,6 +679,32 @@ func (d *decoder) bind(v *yaml.Node, ptr string) []Binding {
 		out = append(out, b)
 	}
 	return out
+}
+
+// output reads the output section: {content: MEDIA/TYPE}.
+func (d *decoder) output(t *Tool, v *yaml.Node, ptr string) *Output {
+	n := d.mapping(v, ptr, "output")
+	if n == nil {
+		return nil
+	}
+	o := &Output{}
+	for _, p := range d.pairs(n, ptr) {
+		k := p.key.Value
+		kp := ptr + "/" + escapeToken(k)
+		switch k {
+		case "content":
+			s := d.str(p.value, kp, "output.content")
+			typ, sub, ok := strings.Cut(s, "/")
+			if s == "" || !ok || typ == "" || sub == "" || strings.ContainsAny(s, " ;,") {
+				d.errorf(p.value, kp, "output.content: %q is not a media type; write one such as image/png, audio/wav or image/*", s)
+				continue
+			}
+			o.Content = strings.ToLower(s)
+		default:
+			t.unknownAt(kp)
+		}
+	}
+	return o
 }
 
 func (d *decoder) runtime(t *Tool, v *yaml.Node, ptr string) *Runtime {

@@ -36,6 +36,11 @@ func (t *Tool) ToMap() *Map {
 	if t.OutputSchema != nil {
 		m.Set("output_schema", t.OutputSchema)
 	}
+	if t.Output != nil && t.Output.Content != "" {
+		om := NewMap(1)
+		om.Set("content", t.Output.Content)
+		m.Set("output", om)
+	}
 	if len(t.Triggers) > 0 {
 		m.Set("triggers", stringsToAny(t.Triggers))
 	}

@@ -47,6 +47,7 @@ type fileTool struct {
 	Returns        fileReturns       `json:"returns,omitempty" jsonschema_description:"The output: Feagent short form {field: type}, long form {field: {type, description}}, or a JSON Schema."`
 	OutputSchema   fileSchema        `json:"output_schema,omitempty" jsonschema_description:"The output as a JSON Schema object."`
 	OutputMCP      fileSchema        `json:"outputSchema,omitempty" jsonschema_description:"The output as a JSON Schema object (MCP style)."`
+	Output         *fileOutput       `json:"output,omitempty" jsonschema_description:"What kind of content the tool answers with, for a tool whose result is media (README \"Rich results\")."`
 	Triggers       []string          `json:"triggers,omitempty" jsonschema_description:"When the agent should use this tool."`
 	Prerequisites  []filePrereq      `json:"prerequisites,omitempty" jsonschema_description:"What must hold before calling: text, or {condition, check_tool, action_if_not_met}."`
 	Examples       []fileExample     `json:"examples,omitempty" jsonschema_description:"Documented calls; params must be valid input."`
@@ -339,6 +340,10 @@ func (fileBy) JSONSchema() *jsonschema.Schema {
 		one("value", "Literal value.", &jsonschema.Schema{}),
 		one("config", "Dotted key in .toolctl.yaml.", &jsonschema.Schema{Type: "string", MinLength: uint64p(1)}),
 	}}
+}
+
+type fileOutput struct {
+	Content string `json:"content,omitempty" jsonschema:"pattern=^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*|\\*)$" jsonschema_description:"Media type of the result, e.g. image/png, audio/wav or image/*: a command's stdout or an http response becomes an image or audio item of this type, and toolctl docs show it under Returns."`
 }
 
 type fileRuntime struct {

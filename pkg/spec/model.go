@@ -72,7 +72,10 @@ type Tool struct {
 	// the file declares no parameters at all; see Input.
 	InputSchema *Map
 	// OutputSchema comes from returns / output_schema / outputSchema.
-	OutputSchema  *Map
+	OutputSchema *Map
+	// Output describes a result that is not (only) JSON: output.content,
+	// the media type of the content the tool answers with.
+	Output        *Output
 	Triggers      []string
 	Prerequisites []Prerequisite
 	Examples      []Example
@@ -273,6 +276,16 @@ type Binding struct {
 	Ref string
 	// Value is the literal for BindValue.
 	Value any
+}
+
+// Output is the output section: what kind of content a tool answers with
+// (README "Rich results").
+type Output struct {
+	// Content is a media type (image/png, audio/wav, image/*): the tool's
+	// result is content of that type. A command's stdout or an http
+	// response in it becomes an image or audio item even when its bytes
+	// or its Content-Type do not say so.
+	Content string
 }
 
 // Runtime holds execution settings. Zero values mean "not set".

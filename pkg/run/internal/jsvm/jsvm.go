@@ -73,22 +73,41 @@ type Call struct {
 	// Where describes line n of the code for a message (" (line 3 of
 	// entry.code)"); "" for n <= 0.
 	Where func(n int) string
+	// Notify receives what the code reports through ctx (progress, log
+	// messages), a JSON object each; nil drops it.
+	Notify func(json.RawMessage)
+}
+
+// Output is what a call returned.
+type Output struct {
+	// JSON is the JSON text of execute's value ("" for undefined and null).
+	JSON string
+	// Content tells that JSON is a result envelope (a CallToolResult):
+	// execute returned toolctl.result(...), a content item or a list of
+	// them.
+	Content bool
 }
 
 // Run runs c under ctx: the JSON text of execute's value ("" for
 // undefined and null), or a *Failure.
 func Run(ctx context.Context, c Call) (string, error) {
+	out, err := RunCall(ctx, c)
+	return out.JSON, err
+}
+
+// RunCall runs c under ctx: its Output, or a *Failure.
+func RunCall(ctx context.Context, c Call) (Output, error) {
 	where := c.Where
 	if where == nil {
 		where = func(int) string { return "" }
 	}
 	prg, err := compile(c.Name, c.Source)
 	if err != nil {
-		return "", syntaxError(c.Name, err, where)
+		return Output{}, syntaxError(c.Name, err, where)
 	}
-	r := &state{ctx: ctx, name: c.Name, input: c.Input, console: c.Console, where: where, vm: goja.New(), timers: map[int64]*timer{}}
+	r := &state{ctx: ctx, name: c.Name, input: c.Input, console: c.Console, notify: c.Notify, where: where, vm: goja.New(), timers: map[int64]*timer{}}
 	if ctx.Err() != nil {
-		return "", r.ctxError("before the JavaScript code started")
+		return Output{}, r.ctxError("before the JavaScript code started")
 	}
 	return r.run(prg)
 }
@@ -138,6 +157,12 @@ type state struct {
 	name    string
 	input   []byte    // the input as JSON
 	console io.Writer // where console lines go
+	notify  func(json.RawMessage)
+	// ctxObj is execute's second argument; envelope tells a rich result
+	// from a plain value (rich.go).
+	ctxObj   goja.Value
+	toolctl  goja.Value // built on first use
+	envelope goja.Callable
 	// where describes a line of the code for a message.
 	where  func(line int) string
 	vm     *goja.Runtime
@@ -155,7 +180,7 @@ type timer struct {
 	args []goja.Value
 }
 
-func (r *state) run(prg *goja.Program) (string, error) {
+func (r *state) run(prg *goja.Program) (Output, error) {
 	vm := r.vm
 	vm.SetMaxCallStackSize(maxCallStack)
 	// The deadline interrupts the VM wherever it is in JavaScript code,
@@ -170,29 +195,39 @@ func (r *state) run(prg *goja.Program) (string, error) {
 		}
 	}()
 	if err := r.setup(); err != nil {
-		return "", err
+		return Output{}, err
 	}
 	if _, err := vm.RunProgram(prg); err != nil {
-		return "", r.jsError(err, r.name+" threw")
+		return Output{}, r.jsError(err, r.name+" threw")
 	}
 	execute, err := r.lookupExecute()
 	if err != nil {
-		return "", err
+		return Output{}, err
 	}
 	input, err := r.fromJSON(r.input)
 	if err != nil {
-		return "", failf("internal error reading the input: %v", err)
+		return Output{}, failf("internal error reading the input: %v", err)
 	}
-	ret, err := execute(goja.Undefined(), input)
+	ret, err := execute(goja.Undefined(), input, r.ctxObj)
 	if err != nil {
-		return "", r.jsError(err, "execute threw")
+		return Output{}, r.jsError(err, "execute threw")
 	}
 	if p, ok := promiseOf(ret); ok {
 		if ret, err = r.await(p); err != nil {
-			return "", err
+			return Output{}, err
 		}
 	}
-	return r.export(ret)
+	// Only the helpers make content: without toolctl there is none.
+	if r.envelope == nil {
+		s, err := r.export(ret)
+		return Output{JSON: s}, err
+	}
+	if env, err := r.envelope(goja.Undefined(), ret); err == nil && !goja.IsUndefined(env) {
+		s, err := r.export(env)
+		return Output{JSON: s, Content: s != ""}, err
+	}
+	s, err := r.export(ret)
+	return Output{JSON: s}, err
 }
 
 var stringifyPrg = goja.MustCompile("toolctl-json", `(function (stringify) {
@@ -219,6 +254,9 @@ func (r *state) setup() error {
 	_ = vm.Set("console", console)
 	_ = vm.Set("setTimeout", r.setTimeout)
 	_ = vm.Set("clearTimeout", r.clearTimeout)
+	if r.ctxObj, err = r.setupRich(); err != nil {
+		return failf("internal error setting up the JavaScript engine: %v", err)
+	}
 	return nil
 }
 

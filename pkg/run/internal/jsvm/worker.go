@@ -20,7 +20,8 @@ import (
 // WorkerArg0 is argv[0] of a worker process. A worker runs calls one
 // after the other: it reads a Request as one line of JSON on stdin, runs
 // it in a fresh VM, and writes lines of JSON on stdout: {"log": "..."} for
-// each console line, then one Outcome. It exits at the end of its input,
+// each console line, {"notify": {...}} for each report through ctx, then
+// one Outcome. It exits at the end of its input,
 // or after an Outcome with Retire set. Its stderr carries only the Go
 // runtime's own fatal errors ("fatal error: out of memory").
 const WorkerArg0 = "toolctl-js-worker"
@@ -46,7 +47,9 @@ type Request struct {
 type Outcome struct {
 	OK     bool            `json:"ok"`
 	Result json.RawMessage `json:"result,omitempty"`
-	Error  *Failure        `json:"error,omitempty"`
+	// Content: Result is a result envelope (an MCP CallToolResult).
+	Content bool     `json:"content,omitempty"`
+	Error   *Failure `json:"error,omitempty"`
 	// Retire: the worker exits after this call (it grew, or has served
 	// many calls); the caller starts another for the next.
 	Retire bool `json:"retire,omitempty"`
@@ -138,7 +141,12 @@ func serve(line []byte, o *out) Outcome {
 	}
 	stop := limitMemory(req.Memory, o)
 	defer stop()
-	result, err := Run(ctx, Call{Name: req.Name, Source: req.Source, Input: req.Input, Console: o, Where: WhereToken})
+	notify := func(n json.RawMessage) {
+		o.line(struct {
+			Notify json.RawMessage `json:"notify"`
+		}{n})
+	}
+	result, err := RunCall(ctx, Call{Name: req.Name, Source: req.Source, Input: req.Input, Console: o, Where: WhereToken, Notify: notify})
 	if err != nil {
 		f, ok := err.(*Failure)
 		if !ok {
@@ -146,9 +154,9 @@ func serve(line []byte, o *out) Outcome {
 		}
 		return Outcome{Error: f}
 	}
-	res := Outcome{OK: true}
-	if result != "" {
-		res.Result = json.RawMessage(result)
+	res := Outcome{OK: true, Content: result.Content}
+	if result.JSON != "" {
+		res.Result = json.RawMessage(result.JSON)
 	}
 	return res
 }
