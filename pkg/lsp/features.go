@@ -234,7 +234,11 @@ func paramHover(d *document, idx int, name string) string {
 	fmt.Fprintf(&b, "**%s**", name)
 	var tags []string
 	if typ, ok := p.Get("type"); ok {
-		tags = append(tags, fmt.Sprint(plainJSON(typ)))
+		if str, ok := typ.(string); ok {
+			tags = append(tags, str)
+		} else {
+			tags = append(tags, plainJSON(typ))
+		}
 	}
 	if required {
 		tags = append(tags, "required")

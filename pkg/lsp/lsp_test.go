@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 
 // client is an LSP client over an in-process pipe.
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	conn   *jsonrpc2.Conn
 	diags  chan published
 	served chan error
@@ -24,7 +25,12 @@ type client struct {
 
 func startServer(t *testing.T, root string) *client {
 	t.Helper()
-	srv := New(Options{Debounce: 5 * time.Millisecond, Version: "test"})
+	return startServerOpts(t, root, Options{Debounce: 5 * time.Millisecond, Version: "test"})
+}
+
+func startServerOpts(t testing.TB, root string, opts Options) *client {
+	t.Helper()
+	srv := New(opts)
 	a, b := net.Pipe()
 	c := &client{t: t, diags: make(chan published, 100), served: make(chan error, 1)}
 	go func() { c.served <- srv.Serve(context.Background(), a) }()
@@ -239,6 +245,172 @@ func TestParseErrorAndConfig(t *testing.T) {
 	ds = decodeDiags(t, c.diagnostics(uri))
 	if len(ds) != 1 || ds[0].Code != "parse-error" || ds[0].Severity != 1 {
 		t.Fatalf("a file that does not parse: %s", asJSON(t, ds))
+	}
+	c.shutdown()
+}
+
+// pos is an LSP position at the first occurrence of marker in text (plus
+// delta characters).
+func pos(t *testing.T, text, marker string, delta int) map[string]any {
+	t.Helper()
+	i := strings.Index(text, marker)
+	if i < 0 {
+		t.Fatalf("%q not in the text", marker)
+	}
+	starts := lineStarts(text)
+	p := position(text, starts, i+delta)
+	return map[string]any{"line": p.Line, "character": p.Character}
+}
+
+func rawCall(c *client, method string, params any) string {
+	c.t.Helper()
+	var r json.RawMessage
+	c.call(method, params, &r)
+	return string(r)
+}
+
+// TestFeatures drives hover, completion, definition, references, code
+// actions and formatting and checks the exact responses.
+func TestFeatures(t *testing.T) {
+	root, weatherPath, forecastPath := workspace(t)
+	c := startServer(t, root)
+	uri := c.open(weatherPath, weather)
+	c.diagnostics(uri)
+	at := func(marker string, delta int) map[string]any {
+		return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(t, weather, marker, delta)}
+	}
+
+	// a field's documentation from the file-format schema
+	got := rawCall(c, "textDocument/hover", at("entry:", 1))
+	want := `{"contents":{"kind":"markdown","value":"**entry** (object)\n\nHow the tool is executed. A definition-only tool omits it and cannot be run."},"range":{"start":{"line":3,"character":0},"end":{"line":3,"character":5}}}`
+	if got != want {
+		t.Errorf("hover on entry:\n got %s\nwant %s", got, want)
+	}
+	// a parameter: type, required, description
+	got = rawCall(c, "textDocument/hover", at("name: city", 7))
+	want = `{"contents":{"kind":"markdown","value":"**city** (string, required) — parameter of ` + "`get_weather`" + `\n\nCity name"},"range":{"start":{"line":8,"character":10},"end":{"line":8,"character":14}}}`
+	if got != want {
+		t.Errorf("hover on a parameter:\n got %s\nwant %s", got, want)
+	}
+	// a referenced tool: its description and where it is
+	got = rawCall(c, "textDocument/hover", at("name: get_forecast", 8))
+	want = `{"contents":{"kind":"markdown","value":"**get_forecast** — tool (http)\n\nReturns the weather forecast for a city for the next days. Use it when the user asks about the coming days.\n\ntools/get_forecast.yaml:1"},"range":{"start":{"line":13,"character":10},"end":{"line":13,"character":22}}}`
+	if got != want {
+		t.Errorf("hover on a related tool:\n got %s\nwant %s", got, want)
+	}
+
+	// definition and references of a tool name
+	got = rawCall(c, "textDocument/definition", at("name: get_forecast", 8))
+	want = `[{"uri":"` + uriOf(forecastPath) + `","range":{"start":{"line":0,"character":6},"end":{"line":0,"character":18}}}]`
+	if got != want {
+		t.Errorf("definition:\n got %s\nwant %s", got, want)
+	}
+	params := at("name: get_forecast", 8)
+	params["context"] = map[string]any{"includeDeclaration": true}
+	got = rawCall(c, "textDocument/references", params)
+	want = `[{"uri":"` + uriOf(forecastPath) + `","range":{"start":{"line":0,"character":6},"end":{"line":0,"character":18}}},{"uri":"` + uri + `","range":{"start":{"line":13,"character":10},"end":{"line":13,"character":22}}}]`
+	if got != want {
+		t.Errorf("references:\n got %s\nwant %s", got, want)
+	}
+	c.shutdown()
+}
+
+// TestCompletion: field names for the cursor's mapping, enum values, tool
+// names in references, parameter names in {placeholders}.
+func TestCompletion(t *testing.T) {
+	root, weatherPath, _ := workspace(t)
+	c := startServer(t, root)
+	labels := func(text, marker string, delta int) string {
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": uriOf(weatherPath), "version": 9},
+			"contentChanges": []any{map[string]any{"text": text}},
+		})
+		var list protocol.CompletionList
+		c.call("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uriOf(weatherPath)}, "position": pos(t, text, marker, delta)}, &list)
+		var out []string
+		for _, it := range list.Items {
+			out = append(out, it.Label)
+		}
+		return strings.Join(out, ",")
+	}
+	c.open(weatherPath, weather)
+
+	// entry.type's values
+	text := strings.Replace(weather, "  type: http\n", "  type: \n", 1)
+	if got, want := labels(text, "  type: \n", 8), "builtin,command,http,javascript,mcp,native,python,rest"; got != want {
+		t.Errorf("entry type values: got %s, want %s", got, want)
+	}
+	// entry's fields, less those written
+	text = strings.Replace(weather, "  method: GET\n", "  me\n", 1)
+	if got := labels(text, "  me\n", 4); !strings.Contains(got, "method") || strings.Contains(got, "url,") || strings.Contains(got, "description") {
+		t.Errorf("entry fields: got %s", got)
+	}
+	// top-level fields: parameters is written, so no other spelling of it
+	text = strings.Replace(weather, "category: http\n", "category: http\nti\n", 1)
+	if got := labels(text, "ti\n", 2); !strings.Contains(got, "title") || strings.Contains(got, "input_schema") || strings.Contains(got, "entry") {
+		t.Errorf("top-level fields: got %s", got)
+	}
+	// a related tool: the other tools' names
+	text = strings.Replace(weather, "  - name: get_forecast\n", "  - name: \n", 1)
+	if got, want := labels(text, "  - name: \n", 10), "get_forecast"; got != want {
+		t.Errorf("related tool names: got %s, want %s", got, want)
+	}
+	// a {placeholder}
+	text = strings.Replace(weather, "q={city}", "q={", 1)
+	if got, want := labels(text, "q={", 3), "city"; got != want {
+		t.Errorf("placeholder: got %s, want %s", got, want)
+	}
+	c.shutdown()
+}
+
+// TestCodeActionsAndFormatting: lint's did-you-mean as a quick fix, and
+// fmt's output as a whole-document edit that keeps comments.
+func TestCodeActionsAndFormatting(t *testing.T) {
+	root, weatherPath, _ := workspace(t)
+	c := startServer(t, root)
+	text := strings.Replace(weather, "  - name: get_forecast", "  - name: get_forcast", 1)
+	text = strings.Replace(text, "  method: GET\n", "  methd: GET\n", 1)
+	uri := c.open(weatherPath, text)
+	diags := c.diagnostics(uri)
+	got := rawCall(c, "textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+		"range":        map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 14, "character": 0}},
+		"context":      map[string]any{"diagnostics": diags},
+	})
+	var actions []struct {
+		Title string `json:"title"`
+		Edit  struct {
+			Changes map[string][]struct {
+				Range   protocol.Range `json:"range"`
+				NewText string         `json:"newText"`
+			} `json:"changes"`
+		} `json:"edit"`
+	}
+	if err := json.Unmarshal([]byte(got), &actions); err != nil {
+		t.Fatal(err)
+	}
+	var summary []string
+	for _, a := range actions {
+		for _, e := range a.Edit.Changes[uri] {
+			summary = append(summary, fmt.Sprintf("%s: %d:%d-%d:%d %s", a.Title, e.Range.Start.Line, e.Range.Start.Character, e.Range.End.Line, e.Range.End.Character, e.NewText))
+		}
+	}
+	want := `Change to "method": 5:2-5:7 method
+Change to "get_forecast": 13:10-13:21 get_forecast`
+	if strings.Join(summary, "\n") != want {
+		t.Errorf("code actions (%d diagnostics):\n got %s\nwant %s\nraw %s", len(diags), strings.Join(summary, "\n"), want, got)
+	}
+
+	// formatting: canonical order, the comment kept
+	messy := "# the weather\ndescription: Returns the current weather for a city. Use it when asked.\nname: get_weather # its name\n"
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 3},
+		"contentChanges": []any{map[string]any{"text": messy}},
+	})
+	got = rawCall(c, "textDocument/formatting", map[string]any{"textDocument": map[string]any{"uri": uri}, "options": map[string]any{"tabSize": 2, "insertSpaces": true}})
+	want = `[{"range":{"start":{"line":0,"character":0},"end":{"line":3,"character":0}},"newText":"# the weather\nname: get_weather # its name\ndescription: Returns the current weather for a city. Use it when asked.\n"}]`
+	if got != want {
+		t.Errorf("formatting:\n got %s\nwant %s", got, want)
 	}
 	c.shutdown()
 }
