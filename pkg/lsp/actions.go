@@ -7,8 +7,12 @@ import (
 	"strings"
 	"sync"
 
+	"unicode/utf8"
+
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"gopkg.in/yaml.v3"
 )
 
 var (
@@ -38,15 +42,15 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 		return nil, nil
 	}
 	out := []protocol.CodeAction{}
-	for _, diag := range params.Context.Diagnostics {
-		if diag.Source == nil || *diag.Source != "toolctl" {
+	for _, dg := range params.Context.Diagnostics {
+		if dg.Source == nil || *dg.Source != "toolctl" {
 			continue
 		}
-		rule, _ := diag.Data.(string)
-		if rule == "" && diag.Code != nil {
-			rule, _ = diag.Code.Value.(string)
+		rule, _ := dg.Data.(string)
+		if rule == "" && dg.Code != nil {
+			rule, _ = dg.Code.Value.(string)
 		}
-		out = append(out, s.fixes(d, rule, diag)...)
+		out = append(out, s.fixes(d, rule, dg)...)
 	}
 	return out, nil
 }
@@ -102,6 +106,29 @@ func (s *Server) fixes(d *document, rule string, dg protocol.Diagnostic) []proto
 		want := unquote(m[2])
 		return edit("Rename the tool to "+strconv.Quote(want), unquote(m[1]), want)
 	}
+	if rule == "command-placeholder-option" && strings.Contains(msg, `put "--" before it`) {
+		if e := dashDashEdit(d, dg.Range.Start); e != nil {
+			return []protocol.CodeAction{{
+				Title:       `Put "--" before it in entry.command`,
+				Kind:        &quick,
+				Diagnostics: []protocol.Diagnostic{dg},
+				IsPreferred: ptr(true),
+				Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{d.uri: {*e}}},
+			}}
+		}
+		return nil
+	}
+	if strings.Contains(msg, "set strict: false") {
+		if e := strictFalseEdit(d, dg.Range.Start); e != nil {
+			return []protocol.CodeAction{{
+				Title:       "Set strict: false on this tool",
+				Kind:        &quick,
+				Diagnostics: []protocol.Diagnostic{dg},
+				Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{d.uri: {*e}}},
+			}}
+		}
+		return nil
+	}
 	if m := matchesFileRe().FindStringSubmatch(msg); m != nil && rule == "name-matches-file" {
 		name := unquote(`"` + m[1] + `"`)
 		base := m[2]
@@ -127,3 +154,78 @@ func (s *Server) fixes(d *document, rule string, dg protocol.Diagnostic) []proto
 func quotedSpan(span string) bool {
 	return len(span) >= 2 && span[0] == '"' && span[len(span)-1] == '"'
 }
+
+// dashDashEdit inserts a "--" element before the element of a command
+// list at p: a line "- --" of its own in a block list, `"--", ` in a flow
+// list.
+func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
+	root := parseTree(d.text)
+	if root == nil {
+		return nil
+	}
+	line, col := cursor(d, p)
+	sp := locate(root, line, col)
+	if sp.node == nil || len(sp.path) < 2 || !isIndex(sp.path[len(sp.path)-1]) || sp.path[len(sp.path)-2] != "command" {
+		return nil
+	}
+	n := sp.node
+	starts := lineStarts(d.text)
+	text := lineText(d.text, starts, n.Line-1)
+	at := fromDiag(d.text, starts, diagPos(n.Line, n.Column))
+	before := text[:offset(d.text, starts, at)-starts[n.Line-1]]
+	if dash := strings.TrimRight(before, " "); strings.HasSuffix(dash, "-") && strings.TrimSpace(dash) == "-" {
+		// a block list: a new item line, indented as this one
+		start := protocol.Position{Line: uint32(n.Line - 1)}
+		return &protocol.TextEdit{Range: protocol.Range{Start: start, End: start}, NewText: before + `"--"` + "\n"}
+	}
+	return &protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: `"--", `}
+}
+
+// strictFalseEdit sets strict: false on the tool that holds p: the value
+// of its strict field when it has one, else a new field after its name.
+func strictFalseEdit(d *document, p protocol.Position) *protocol.TextEdit {
+	root := parseTree(d.text)
+	if root == nil {
+		return nil
+	}
+	line, col := cursor(d, p)
+	sp := locate(root, line, col)
+	idx, _, tool := toolPath(root, sp.path)
+	if idx < 0 || tool == nil || tool.Kind != yaml.MappingNode {
+		return nil
+	}
+	starts := lineStarts(d.text)
+	var name *yaml.Node
+	for i := 0; i+1 < len(tool.Content); i += 2 {
+		k, v := tool.Content[i], tool.Content[i+1]
+		switch k.Value {
+		case "strict":
+			r := nodeRange(d.text, v)
+			return &protocol.TextEdit{Range: r, NewText: "false"}
+		case "name":
+			name = k
+		}
+	}
+	if name == nil {
+		return nil
+	}
+	if tool.Style&yaml.FlowStyle != 0 || strings.HasPrefix(strings.TrimSpace(d.text), "{") || strings.HasPrefix(strings.TrimSpace(d.text), "[") {
+		// JSON or a flow mapping: a pair before "name"
+		at := fromDiag(d.text, starts, diagPos(name.Line, name.Column))
+		quote := `"strict": false, `
+		return &protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: quote}
+	}
+	indent := lineText(d.text, starts, name.Line-1)
+	indent = indent[:offset(d.text, starts, fromDiag(d.text, starts, diagPos(name.Line, name.Column)))-starts[name.Line-1]]
+	if strings.TrimSpace(indent) != "" {
+		// "- name: x": the item's first key; the new key goes under it
+		indent = strings.Repeat(" ", utf8.RuneCountInString(indent))
+	}
+	next := protocol.Position{Line: uint32(name.Line)}
+	if name.Line >= len(starts) {
+		return &protocol.TextEdit{Range: protocol.Range{Start: position(d.text, starts, len(d.text)), End: position(d.text, starts, len(d.text))}, NewText: "\n" + indent + "strict: false\n"}
+	}
+	return &protocol.TextEdit{Range: protocol.Range{Start: next, End: next}, NewText: indent + "strict: false\n"}
+}
+
+func diagPos(line, col int) diag.Pos { return diag.Pos{Line: line, Col: col} }

@@ -414,3 +414,104 @@ Change to "get_forecast": 13:10-13:21 get_forecast`
 	}
 	c.shutdown()
 }
+
+const gitLog = `name: git_log
+description: Shows the commit log of a git reference. Use it when the user asks what changed.
+category: custom
+entry:
+  type: command
+  command:
+    - git
+    - log
+    - "{ref}"
+input_schema:
+  type: object
+  properties:
+    ref:
+      type: string
+      description: The reference.
+    opts:
+      type: object
+      description: Options.
+      default: {}
+  required: [ref]
+`
+
+// actionEdits asks for the code actions of every diagnostic of uri and
+// returns them as "title: line:col-line:col newText" lines.
+func actionEdits(t *testing.T, c *client, uri string, diags []json.RawMessage) string {
+	t.Helper()
+	got := rawCall(c, "textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+		"range":        map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}},
+		"context":      map[string]any{"diagnostics": diags},
+	})
+	var actions []struct {
+		Title string `json:"title"`
+		Edit  struct {
+			Changes map[string][]struct {
+				Range   protocol.Range `json:"range"`
+				NewText string         `json:"newText"`
+			} `json:"changes"`
+			DocumentChanges []map[string]any `json:"documentChanges"`
+		} `json:"edit"`
+	}
+	if err := json.Unmarshal([]byte(got), &actions); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, a := range actions {
+		for _, e := range a.Edit.Changes[uri] {
+			lines = append(lines, fmt.Sprintf("%s: %d:%d-%d:%d %q", a.Title, e.Range.Start.Line, e.Range.Start.Character, e.Range.End.Line, e.Range.End.Character, e.NewText))
+		}
+		for _, dc := range a.Edit.DocumentChanges {
+			lines = append(lines, fmt.Sprintf("%s: %s %s -> %s", a.Title, dc["kind"], filepath.Base(fmt.Sprint(dc["oldUri"])), filepath.Base(fmt.Sprint(dc["newUri"]))))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestQuickFixes: "--" before a command placeholder, strict: false, a
+// snake_case name, the tool's name from its file or the file's from the
+// tool's.
+func TestQuickFixes(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".toolctl.yaml"), []byte("lint:\n  targets: [openai]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, root)
+	uri := c.open(filepath.Join(root, "tools", "git_log.yaml"), strings.Replace(gitLog, "      default: {}\n", "", 1))
+	got := actionEdits(t, c, uri, c.diagnostics(uri))
+	want := `Put "--" before it in entry.command: 8:0-8:0 "    - \"--\"\n"
+Set strict: false on this tool: 1:0-1:0 "strict: false\n"`
+	if got != want {
+		t.Errorf("quick fixes:\n got %s\nwant %s", got, want)
+	}
+
+	// a flow list, and a tool that has strict: true already
+	flow := strings.Replace(gitLog, "  command:\n    - git\n    - log\n    - \"{ref}\"\n", "  command: [git, log, \"{ref}\"]\n", 1)
+	flow = strings.Replace(flow, "      default: {}\n", "", 1)
+	flow = strings.Replace(flow, "category: custom\n", "category: custom\nstrict: true\n", 1)
+	uri = c.open(filepath.Join(root, "tools", "git_log2.yaml"), strings.Replace(flow, "name: git_log", "name: GitLog", 1))
+	got = actionEdits(t, c, uri, c.diagnostics(uri))
+	want = `Rename the tool to "git_log": 0:6-0:12 "git_log"
+Put "--" before it in entry.command: 6:22-6:22 "\"--\", "
+Set strict: false on this tool: 3:8-3:12 "false"`
+	if got != want {
+		t.Errorf("quick fixes in flow style:\n got %s\nwant %s", got, want)
+	}
+
+	// a name that is not its file's
+	uri = c.open(filepath.Join(root, "tools", "git_history.yaml"), strings.Replace(gitLog, "\"{ref}\"", "\"--\"\n    - \"{ref}\"", 1))
+	got = actionEdits(t, c, uri, c.diagnostics(uri))
+	want = `Rename the tool to "git_history" (its file's name): 0:6-0:13 "git_history"
+Rename the file to git_log.yaml: rename git_history.yaml -> git_log.yaml
+Set strict: false on this tool: 1:0-1:0 "strict: false\n"`
+	if got != want {
+		t.Errorf("name-matches-file fixes:\n got %s\nwant %s", got, want)
+	}
+	c.shutdown()
+}
