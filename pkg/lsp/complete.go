@@ -3,6 +3,7 @@ package lsp
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -157,15 +158,18 @@ func (s *Server) complete(d *document, p protocol.Position) []protocol.Completio
 	for i := range starts {
 		lines[i] = lineText(d.text, starts, i)
 	}
-	f := spec.ParseFile(d.path, []byte(d.text))
+	f := s.toolsOf(d)
 	var tool *spec.Tool
 	if len(f.Tools) > 0 {
 		tool = f.Tools[toolIndexOf(f, lineNo)]
 	}
 
 	// a {placeholder}: the parameter names
-	if i := strings.LastIndex(before, "{"); i >= 0 && !strings.Contains(before[i:], "}") && !strings.Contains(before[i:], " ") {
+	if i := strings.LastIndex(before, "{"); i > 0 && !strings.Contains(before[i:], "}") && !strings.ContainsAny(before[i:], " \"") && !strings.ContainsRune(" \t[,:", rune(before[i-1])) {
 		return paramItems(tool, "")
+	}
+	if t := strings.TrimSpace(d.text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		return s.completeJSON(d, tool, d.text[:off])
 	}
 	if m := itemLineRe().FindStringSubmatch(before); m != nil {
 		path := parents(lines, lineNo, len(m[1])+2, true)
@@ -312,4 +316,135 @@ func paramItems(tool *spec.Tool, _ string) []protocol.CompletionItem {
 		out = append(out, item)
 	}
 	return out
+}
+
+// jsonFrame is an open object or array while jsonContext reads.
+type jsonFrame struct {
+	object    bool
+	key       string // the object's current key
+	expectKey bool
+	index     int
+	keys      map[string]bool
+}
+
+// jsonSpot is where the cursor is in a JSON document: the path of the
+// container, and whether a key (inKey) or the value of key is being
+// written, inside a string or not.
+type jsonSpot struct {
+	path     []string
+	inKey    bool
+	key      string // the key whose value is written; "" in an array
+	inString bool
+	keys     map[string]bool
+}
+
+// jsonContext reads text up to the cursor, tolerating what is not
+// written yet (a document being typed rarely parses).
+func jsonContext(text string) (jsonSpot, bool) {
+	var stack []*jsonFrame
+	inString, stringIsKey := false, false
+	var cur strings.Builder
+	for i := 0; i < len(text); i++ {
+		ch := text[i]
+		if inString {
+			switch ch {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+				if stringIsKey && len(stack) > 0 {
+					top := stack[len(stack)-1]
+					top.key = cur.String()
+					top.keys[top.key] = true
+				}
+			default:
+				cur.WriteByte(ch)
+			}
+			continue
+		}
+		var top *jsonFrame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch ch {
+		case '"':
+			inString = true
+			stringIsKey = top != nil && top.object && top.expectKey
+			cur.Reset()
+		case ':':
+			if top != nil && top.object {
+				top.expectKey = false
+			}
+		case ',':
+			if top != nil {
+				if top.object {
+					top.expectKey, top.key = true, ""
+				} else {
+					top.index++
+				}
+			}
+		case '{':
+			stack = append(stack, &jsonFrame{object: true, expectKey: true, keys: map[string]bool{}})
+		case '[':
+			stack = append(stack, &jsonFrame{})
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return jsonSpot{}, false
+	}
+	var path []string
+	for _, f := range stack[:len(stack)-1] {
+		if f.object {
+			path = append(path, f.key)
+		} else {
+			path = append(path, strconv.Itoa(f.index))
+		}
+	}
+	top := stack[len(stack)-1]
+	sp := jsonSpot{path: path, inString: inString, keys: top.keys}
+	switch {
+	case top.object && top.expectKey:
+		sp.inKey = true
+	case top.object:
+		sp.key = top.key
+	default:
+		sp.path = append(sp.path, strconv.Itoa(top.index))
+	}
+	return sp, true
+}
+
+// completeJSON completes in a JSON document: keys with their quotes and
+// colon, values quoted unless the cursor is in a string already.
+func (s *Server) completeJSON(d *document, tool *spec.Tool, before string) []protocol.CompletionItem {
+	sp, ok := jsonContext(before)
+	if !ok {
+		return nil
+	}
+	if sp.inKey {
+		items := keyItems(relOf(sp.path), sp.keys)
+		for i := range items {
+			name := items[i].Label
+			if sp.inString {
+				items[i].InsertText = ptr(name)
+			} else {
+				items[i].InsertText = ptr(strconv.Quote(name) + ": ")
+			}
+		}
+		return items
+	}
+	rel := relOf(sp.path)
+	if sp.key != "" {
+		rel = append(rel, sp.key)
+	}
+	items := s.valueItems(d, tool, rel, "")
+	if !sp.inString {
+		for i := range items {
+			items[i].InsertText = ptr(strconv.Quote(items[i].Label))
+		}
+	}
+	return items
 }

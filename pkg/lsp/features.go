@@ -136,7 +136,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 		text = s.toolHover(d, sp.node.Value)
 	default:
 		if name, ok := paramOf(rel, sp.node.Value, sp.onKey); ok && (!sp.onKey || len(rel) == 3) {
-			text = paramHover(d, idx, name)
+			text = s.paramHover(d, idx, name)
 		}
 		if text == "" && sp.onKey {
 			text = fieldHover(rel)
@@ -205,8 +205,8 @@ func quoteList(vs []string) string {
 
 // paramHover describes parameter name of tool idx of d: type,
 // required, description and constraints.
-func paramHover(d *document, idx int, name string) string {
-	f := spec.ParseFile(d.path, []byte(d.text))
+func (s *Server) paramHover(d *document, idx int, name string) string {
+	f := s.toolsOf(d)
 	if idx >= len(f.Tools) {
 		return ""
 	}

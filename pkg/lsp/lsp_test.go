@@ -360,6 +360,28 @@ func TestCompletion(t *testing.T) {
 	if got, want := labels(text, "q={", 3), "city"; got != want {
 		t.Errorf("placeholder: got %s, want %s", got, want)
 	}
+	// a flow mapping is no placeholder
+	text = strings.Replace(weather, "related_tools:\n  - name: get_forecast\n", "annotations: {", 1)
+	if got := labels(text, "annotations: {", 14); strings.Contains(got, "city") {
+		t.Errorf("a flow mapping completed as a placeholder: %s", got)
+	}
+
+	// JSON, as it is being typed (after it parsed once)
+	jsonPath := filepath.Join(root, "tools", "get_weather2.json")
+	c.open(jsonPath, `{"name": "get_weather2", "description": "d", "entry": {"type": "http", "method": "GET"}, "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}`)
+	c.diagnostics(uriOf(jsonPath))
+	weatherPath = jsonPath
+	js := `{"name": "get_weather", "description": "d", "entry": {"type": "", "method": "GET"}, "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["`
+	if got, want := labels(js, `"type": ""`, 9), "builtin,command,http,javascript,mcp,native,python,rest"; got != want {
+		t.Errorf("JSON entry type values: got %s, want %s", got, want)
+	}
+	if got, want := labels(js, `"required": ["`, 14), "city"; got != want {
+		t.Errorf("JSON required: got %s, want %s", got, want)
+	}
+	js2 := `{"name": "get_weather", "descr`
+	if got := labels(js2, `"descr`, 6); !strings.Contains(got, "description") || strings.Contains(got, "name") {
+		t.Errorf("JSON keys: got %s", got)
+	}
 	c.shutdown()
 }
 

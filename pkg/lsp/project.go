@@ -177,7 +177,9 @@ func (s *Server) set(p *project, docs []*document) *spec.Set {
 	set := &spec.Set{}
 	if p.toolsDir == "" {
 		for _, d := range docs {
-			set.Files = append(set.Files, spec.ParseFile(d.path, []byte(d.text)))
+			f := spec.ParseFile(d.path, []byte(d.text))
+			s.remember(d, f)
+			set.Files = append(set.Files, f)
 		}
 		return set
 	}
@@ -199,6 +201,7 @@ func (s *Server) set(p *project, docs []*document) *spec.Set {
 		var f *spec.File
 		if d, ok := open[path]; ok {
 			f = spec.ParseFile(path, []byte(d.text))
+			s.remember(d, f)
 		} else {
 			f = s.diskFile(path)
 		}
@@ -243,4 +246,31 @@ func (s *Server) lintProject(p *project, docs []*document) map[string][]diag.Dia
 		}
 	}
 	return out
+}
+
+// remember keeps the last parse of d that read tools: completion while
+// the text does not parse offers the parameter names it had.
+func (s *Server) remember(d *document, f *spec.File) {
+	if len(f.Tools) == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.lastGood[d.uri] = f
+	s.mu.Unlock()
+}
+
+// toolsOf is d's parsed file, or the last one that read tools when d
+// does not parse now.
+func (s *Server) toolsOf(d *document) *spec.File {
+	f := spec.ParseFile(d.path, []byte(d.text))
+	if len(f.Tools) > 0 {
+		s.remember(d, f)
+		return f
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if last, ok := s.lastGood[d.uri]; ok {
+		return last
+	}
+	return f
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // Options tune a server.
@@ -58,6 +59,7 @@ type Server struct {
 	dirty     map[string]bool      // URIs to lint
 	timer     *time.Timer
 	published map[string]string // URI -> the diagnostics last sent (JSON)
+	lastGood  map[string]*spec.File
 	shutdown  bool
 	exited    chan struct{}
 	lintMu    sync.Mutex // one lint at a time
@@ -81,6 +83,7 @@ func New(opts Options) *Server {
 		docs:      map[string]*document{},
 		dirty:     map[string]bool{},
 		published: map[string]string{},
+		lastGood:  map[string]*spec.File{},
 		exited:    make(chan struct{}),
 		files:     map[string]cachedFile{},
 		configs:   map[string]cachedConfig{},
@@ -346,6 +349,7 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 	delete(s.dirty, uri)
 	_, had := s.published[uri]
 	delete(s.published, uri)
+	delete(s.lastGood, uri)
 	s.mu.Unlock()
 	if had {
 		s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: []protocol.Diagnostic{}})
