@@ -13,6 +13,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+	"github.com/toolctl/toolctl/internal/testhook"
 )
 
 // client is an LSP client over an in-process pipe.
@@ -246,6 +247,24 @@ func TestParseErrorAndConfig(t *testing.T) {
 	if len(ds) != 1 || ds[0].Code != "parse-error" || ds[0].Severity != 1 {
 		t.Fatalf("a file that does not parse: %s", asJSON(t, ds))
 	}
+
+	// a config file toolctl lint refuses: its error, at its position, on
+	// every document
+	if err := os.WriteFile(filepath.Join(root, ".toolctl.yaml"), []byte("lint:\n  rulez: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 3},
+		"contentChanges": []any{map[string]any{"text": weather}},
+	})
+	raw := c.diagnostics(uri)
+	var msg struct {
+		Message string `json:"message"`
+	}
+	if len(raw) != 1 || json.Unmarshal(raw[0], &msg) != nil || !strings.Contains(msg.Message, ".toolctl.yaml:2:3: ") || !strings.Contains(msg.Message, "rulez") {
+		t.Fatalf("a broken config file: %s", asJSON(t, raw))
+	}
+	t.Log(msg.Message)
 	c.shutdown()
 }
 
@@ -534,6 +553,31 @@ Rename the file to git_log.yaml: rename git_history.yaml -> git_log.yaml
 Set strict: false on this tool: 1:0-1:0 "strict: false\n"`
 	if got != want {
 		t.Errorf("name-matches-file fixes:\n got %s\nwant %s", got, want)
+	}
+	c.shutdown()
+}
+
+// TestPanicIsAnError: a bug in a request's handler fails that request
+// with an internal error; the session goes on.
+func TestPanicIsAnError(t *testing.T) {
+	root, weatherPath, _ := workspace(t)
+	c := startServer(t, root)
+	uri := c.open(weatherPath, weather)
+	c.diagnostics(uri)
+	restore := testhook.Set(func(stage, name string) {
+		if stage == "lsp" && name == "textDocument/hover" {
+			panic("injected")
+		}
+	})
+	defer restore()
+	var r json.RawMessage
+	err := c.conn.Call(context.Background(), "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 0, "character": 1}}, &r)
+	if err == nil || !strings.Contains(err.Error(), "toolctl lsp: internal error in textDocument/hover: injected") {
+		t.Fatalf("hover with a panic: %v", err)
+	}
+	restore()
+	if got := rawCall(c, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 0, "character": 1}}); !strings.Contains(got, "**name**") {
+		t.Errorf("hover after the panic: %s", got)
 	}
 	c.shutdown()
 }

@@ -22,12 +22,14 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+	"github.com/toolctl/toolctl/internal/testhook"
 	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -153,7 +155,15 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	return fmt.Errorf("the client closed the connection without shutdown and exit")
 }
 
-func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, rerr error) {
+	// a bug must not end the session: the request fails, the server stays
+	defer func() {
+		if p := recover(); p != nil {
+			s.logf("%s: internal error: %v\n%s", req.Method, p, debug.Stack())
+			result, rerr = nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("toolctl lsp: internal error in %s: %v (please report it)", req.Method, p)}
+		}
+	}()
+	testhook.Check("lsp", req.Method)
 	gctx := glsp.Context{
 		Method: req.Method,
 		Notify: func(method string, params any) { s.notify(method, params) },
@@ -398,6 +408,11 @@ func (s *Server) relintAll() {
 func (s *Server) lintDirty() {
 	s.lintMu.Lock()
 	defer s.lintMu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			s.logf("lint: internal error: %v\n%s", p, debug.Stack())
+		}
+	}()
 	s.mu.Lock()
 	if s.shutdown {
 		s.mu.Unlock()
