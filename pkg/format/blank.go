@@ -90,7 +90,11 @@ func restoreBlankLines(formatted *yaml.Node, text []byte, flags map[*yaml.Node]b
 		}
 		for i := range a.Content {
 			entry := (a.Kind == yaml.MappingNode && i%2 == 0) || a.Kind == yaml.SequenceNode
-			if entry && flags[a.Content[i]] {
+			// The first entry of a block never gets a blank line, also when
+			// a conversion or the field order made a flagged entry the first
+			// (list parameters lose their name key under input_schema): the
+			// next run would drop it, and fmt must be idempotent.
+			if entry && i > 0 && flags[a.Content[i]] {
 				want = append(want, firstLine(b.Content[i]))
 			}
 			walk(a.Content[i], b.Content[i])

@@ -17,14 +17,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/toolctl/toolctl/pkg/diag"
 	"io"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/toolctl/toolctl/internal/testhook"
+	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -174,8 +175,45 @@ func (f *file) parseErrors(pf *spec.File, err error) error {
 	return out
 }
 
+// withFinalNewline ends src with a line break, as every output does, when
+// that changes no value: yaml.v3 places a last comment that has no line
+// break after it elsewhere than the same comment with one ("y:\n#c" puts
+// it inside y's mapping), so the output of a file without it would not be
+// formatted the same again (FuzzSource). A block scalar that ends the file
+// is the case where the break is part of a value; then src stays as it is.
+func withFinalNewline(src []byte) []byte {
+	if len(src) == 0 || src[len(src)-1] == '\n' {
+		return src
+	}
+	with := append(bytes.Clone(src), '\n')
+	a, errA := decodeAll(src)
+	b, errB := decodeAll(with)
+	if errA != nil || errB != nil || !reflect.DeepEqual(a, b) {
+		return src
+	}
+	return with
+}
+
+// decodeAll is the value of each document of a YAML stream.
+func decodeAll(src []byte) ([]any, error) {
+	var docs []any
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	for {
+		var v any
+		err := dec.Decode(&v)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, v)
+	}
+}
+
 // formatYAML formats each document of a YAML stream.
 func (f *file) formatYAML(src []byte, parsed *spec.File) ([]byte, error) {
+	src = withFinalNewline(src)
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var docs []*yaml.Node
 	for {
@@ -362,7 +400,7 @@ func (f *file) tools(doc *yaml.Node, yamlOut bool) error {
 	case yaml.MappingNode:
 		if tools := spec.ContainerTools(root); tools != nil {
 			if tools.Kind == yaml.SequenceNode {
-				tools.Style &^= yaml.FlowStyle
+				toBlock(tools)
 				for _, item := range tools.Content {
 					each(item)
 				}
@@ -372,7 +410,7 @@ func (f *file) tools(doc *yaml.Node, yamlOut bool) error {
 			each(root)
 		}
 	case yaml.SequenceNode:
-		root.Style &^= yaml.FlowStyle
+		toBlock(root)
 		for _, item := range root.Content {
 			each(item)
 		}
@@ -388,10 +426,10 @@ func (f *file) tools(doc *yaml.Node, yamlOut bool) error {
 
 // tool puts one tool mapping (or OpenAI wrapper) in canonical form.
 func (f *file) tool(n *yaml.Node) *Error {
-	n.Style &^= yaml.FlowStyle
+	toBlock(n)
 	if fn := openAIFunction(n); fn != nil {
 		orderKeys(n, []string{"type", "function"}, nil)
-		fn.Style &^= yaml.FlowStyle
+		toBlock(fn)
 		if f.opts.To == Feagent && inputKey(fn) != nil {
 			return f.errAt(n, "cannot convert tool %q to the feagent list form: OpenAI's {type: function, function: {...}} format requires a JSON Schema; run toolctl import to turn it into a toolctl file first", nameOf(fn))
 		}

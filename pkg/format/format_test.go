@@ -195,6 +195,58 @@ func TestBlankLinesKept(t *testing.T) {
 	}
 }
 
+// A blank line before an entry that the layout or a conversion moves to
+// the front of its block is dropped in the first run, not the second:
+// input_schema loses the list item's name key, and entry's fields are
+// reordered (FuzzSource).
+func TestBlankLineBeforeWhatBecomesFirst(t *testing.T) {
+	for _, c := range []struct {
+		src, want string
+		to        Target
+	}{
+		{"name: a\ndescription: d\nparameters:\n  - name: x\n\n    type: string\n",
+			"name: a\ndescription: d\ninput_schema:\n  type: object\n  properties:\n    x:\n      type: string\n", Schema},
+		{"name: a\ndescription: d\nentry:\n  handler: h\n\n  type: python\n",
+			"name: a\ndescription: d\nentry:\n  type: python\n  handler: h\n", Keep},
+	} {
+		if got := mustFormat(t, "a.yaml", c.src, Options{To: c.to}); got != c.want {
+			t.Errorf("%q:\ngot  %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}
+
+// A last comment without a line break after it lands where the same
+// comment with one does, so the output formats the same again; a block
+// scalar that ends the file keeps its value (FuzzSource).
+func TestNoFinalNewline(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"name: a\ndescription: d\nx:\n  y:\n#c", "name: a\ndescription: d\nx:\n  y:\n#c\n"},
+		{"name: a\ndescription: |\n  text", "name: a\ndescription: |-\n  text\n"},
+	} {
+		got := mustFormat(t, "a.yaml", c.src, Options{})
+		if got != c.want {
+			t.Errorf("%q:\ngot  %q\nwant %q", c.src, got, c.want)
+		}
+		if again := mustFormat(t, "a.yaml", got, Options{}); again != got {
+			t.Errorf("%q: not idempotent: %q", c.src, again)
+		}
+	}
+}
+
+// A comment on the line of a flow collection fmt writes as a block moves
+// to the first entry's line; yaml.v3 would drop it (FuzzSource).
+func TestFlowLineCommentKept(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"- {name: a, description: d} # why\n", "- name: a # why\n  description: d\n"},
+		{"[{name: a, description: d}] # all\n", "# all\n- name: a\n  description: d\n"},
+		{"name: a\ndescription: d\nexamples: [{scenario: s, params: {}}] # c\n", "name: a\ndescription: d\nexamples:\n  # c\n  - scenario: s\n    params: {}\n"},
+	} {
+		if got := mustFormat(t, "a.yaml", c.src, Options{}); got != c.want {
+			t.Errorf("%q:\ngot  %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}
+
 func TestTextStyles(t *testing.T) {
 	src := "name: a\ndescription: \"one\\ntwo\"\ndetail: \"trailing  \\nspace\"\nicon: 🔗\ntitle: \"Quoted title\"\n"
 	want := "name: a\ntitle: \"Quoted title\"\ndescription: |-\n  one\n  two\ndetail: \"trailing  \\nspace\"\nicon: 🔗\n"

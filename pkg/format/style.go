@@ -23,7 +23,7 @@ func layout(n *yaml.Node, inFlow bool) {
 		}
 	case yaml.MappingNode, yaml.SequenceNode:
 		if n.Style&yaml.FlowStyle != 0 && !keepFlow(n) {
-			n.Style &^= yaml.FlowStyle
+			toBlock(n)
 		}
 		flow := n.Style&yaml.FlowStyle != 0
 		for i, c := range n.Content {
@@ -118,4 +118,30 @@ func hasTrailingSpace(s string) bool {
 		}
 	}
 	return false
+}
+
+// toBlock writes n, a collection, in block style. A comment on the line of
+// a flow collection ("- {name: a} # why") has no place on a block
+// collection, whose first line is its first entry's: yaml.v3 would drop
+// it, so it moves to the first entry's line (or above it when that line
+// has a comment already).
+func toBlock(n *yaml.Node) {
+	if n.Style&yaml.FlowStyle == 0 {
+		return
+	}
+	n.Style &^= yaml.FlowStyle
+	if n.LineComment == "" || len(n.Content) == 0 {
+		return
+	}
+	first := n.Content[0]
+	if n.Kind == yaml.MappingNode && len(n.Content) > 1 && n.Content[1].Kind == yaml.ScalarNode {
+		first = n.Content[1]
+	}
+	if first.Kind == yaml.ScalarNode && first.LineComment == "" {
+		first.LineComment = n.LineComment
+	} else {
+		head := n.Content[0]
+		head.HeadComment = joinComments(head.HeadComment, n.LineComment)
+	}
+	n.LineComment = ""
 }

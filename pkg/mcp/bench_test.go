@@ -4,7 +4,9 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -170,7 +172,50 @@ func BenchmarkHTTPCall(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go s.ServeHTTP(ctx, ln, h, opts, 0)
-	conn, err := net.Dial("tcp", ln.Addr().String())
+	benchHTTPCalls(b, ln.Addr().String())
+}
+
+// BenchmarkHTTPFloor is BenchmarkHTTPCall's client against the floor of
+// bench/httpfloor: net/http answering fixed bytes, only the id parsed.
+// BenchmarkHTTPCall minus this is what toolctl's HTTP path and the call
+// cost; BenchmarkStdioCall is the call over stdio.
+func BenchmarkHTTPFloor(b *testing.B) {
+	result := []byte(`{"content":[{"type":"text","text":"{\"expression\":\"2*(3+4)\",\"result\":14}"}],"structuredContent":{"expression":"2*(3+4)","result":14}}`)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return
+		}
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(body, &m) != nil || m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		var buf bytes.Buffer
+		buf.WriteString(`{"jsonrpc":"2.0","id":`)
+		buf.Write(m.ID)
+		buf.WriteString(`,"result":`)
+		buf.Write(result)
+		buf.WriteByte('}')
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(buf.Bytes())
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	defer srv.Close()
+	benchHTTPCalls(b, ln.Addr().String())
+}
+
+// benchHTTPCalls makes b.N calculator calls to the Streamable HTTP
+// endpoint at addr over one keep-alive connection, one at a time.
+func benchHTTPCalls(b *testing.B, addr string) {
+	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -178,7 +223,7 @@ func BenchmarkHTTPCall(b *testing.B) {
 	br := bufio.NewReader(conn)
 	call := func(id int) {
 		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"calculator","arguments":{"expression":"2*(3+4)"}}}`, id)
-		req := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", ln.Addr(), len(body), body)
+		req := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
 		if _, err := io.WriteString(conn, req); err != nil {
 			b.Fatal(err)
 		}

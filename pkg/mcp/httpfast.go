@@ -122,7 +122,9 @@ var (
 // accepts reads Accept as the SDK does (streamableAccepts).
 func accepts(values []string) (jsonOK, streamOK bool) {
 	for _, value := range values {
-		for _, raw := range strings.Split(value, ",") {
+		for rest := value; rest != ""; {
+			var raw string
+			raw, rest, _ = strings.Cut(rest, ",")
 			base, _, _ := strings.Cut(strings.TrimSpace(raw), ";")
 			switch strings.ToLower(strings.TrimSpace(base)) {
 			case "application/json", "application/*":
@@ -140,11 +142,13 @@ func accepts(values []string) (jsonOK, streamOK bool) {
 // hostAllowed is the SDK's DNS-rebinding check: a request to a loopback
 // listener must name a loopback host.
 func hostAllowed(r *http.Request) bool {
-	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok || local == nil {
-		return true
+	switch local := r.Context().Value(http.LocalAddrContextKey).(type) {
+	case *net.TCPAddr: // the usual listener: no string to build and parse
+		return !local.IP.IsLoopback() || isLoopback(r.Host)
+	case net.Addr:
+		return !isLoopback(local.String()) || isLoopback(r.Host)
 	}
-	return !isLoopback(local.String()) || isLoopback(r.Host)
+	return true
 }
 
 func isLoopback(addr string) bool {

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -138,5 +140,24 @@ func TestHTTPDirectPassesThrough(t *testing.T) {
 	}
 	if code := post(call, both, "evil.example"); code != 403 {
 		t.Errorf("rebinding Host: %d, want the SDK's 403", code)
+	}
+}
+
+// readAll reads what io.ReadAll reads, whatever the declared length says.
+func TestReadAllSizedByContentLength(t *testing.T) {
+	for _, c := range []struct {
+		body     string
+		declared int64
+	}{
+		{"", 0}, {"abc", 3}, {"abc", -1}, {"abcdef", 3}, {"ab", 3}, {strings.Repeat("x", 5000), 5000}, {"abc", 1 << 40},
+	} {
+		got, err := readAll(iotest.OneByteReader(strings.NewReader(c.body)), c.declared, 1<<20)
+		if err != nil || string(got) != c.body {
+			t.Errorf("readAll(%d bytes, declared %d) = %d bytes, %v", len(c.body), c.declared, len(got), err)
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := readAll(iotest.ErrReader(boom), 3, 10); err != boom {
+		t.Errorf("error lost: %v", err)
 	}
 }

@@ -233,12 +233,23 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-origin request refused: origin "+r.Header.Get("Origin")+" is not trusted; start toolctl serve with --allow-origin "+r.Header.Get("Origin")+" to allow it", http.StatusForbidden)
 	}))
+	endpoint := cop.Handler(s.checkRPC(withRequest(h)))
 	mux := http.NewServeMux()
-	mux.Handle(opts.Path, cop.Handler(s.checkRPC(withRequest(h))))
+	mux.Handle(opts.Path, endpoint)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no MCP endpoint at "+r.URL.Path+"; the endpoint is "+opts.Path, http.StatusNotFound)
 	})
-	return readBody(mux, opts.MaxRequestBytes, opts.ReadTimeout), nil
+	// The endpoint's own path, as every call names it, skips the mux's
+	// pattern matching; the mux answers the rest (redirects of unclean
+	// paths, 404).
+	route := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == opts.Path && r.Method != http.MethodConnect && r.URL.RawPath == "" {
+			endpoint.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+	return readBody(route, opts.MaxRequestBytes, opts.ReadTimeout), nil
 }
 
 // readBody reads each request's body whole before next sees it, within
@@ -255,7 +266,7 @@ func readBody(next http.Handler, maxBytes int64, timeout time.Duration) http.Han
 		// Not every ResponseWriter has deadlines (httptest's recorder):
 		// then the server's own timeouts are all there is.
 		hasDeadline := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
+		body, err := readAll(http.MaxBytesReader(w, r.Body, maxBytes), r.ContentLength, maxBytes)
 		r.Body.Close()
 		if hasDeadline {
 			rc.SetReadDeadline(time.Time{})
@@ -281,6 +292,30 @@ func readBody(next http.Handler, maxBytes int64, timeout time.Duration) http.Han
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readAll is io.ReadAll sized by the request's Content-Length when it has
+// one within maxBytes: one allocation and one read instead of a growing
+// buffer. A body shorter or longer than declared is read as ReadAll would
+// (net/http stops at the declared length).
+func readAll(r io.Reader, contentLength, maxBytes int64) ([]byte, error) {
+	if contentLength <= 0 || contentLength > maxBytes {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, contentLength+1) // +1: the read that sees EOF
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // more than declared: grow as ReadAll does
+		}
+	}
 }
 
 // bufferedBody is a request body read whole by readBody: the handlers
