@@ -222,6 +222,12 @@ func siblings(lines []string, n, col int, item bool) map[string]bool {
 // written and the other spellings of a written one.
 func keyItems(rel []string, written map[string]bool) []protocol.CompletionItem {
 	fields := fieldsAt(rel)
+	if inSchema(rel) {
+		fields = map[string]map[string]any{}
+		for _, k := range schemaKeywords {
+			fields[k] = map[string]any{"description": "JSON Schema keyword"}
+		}
+	}
 	kind := protocol.CompletionItemKindField
 	var out []protocol.CompletionItem
 	for name, sch := range fields {
@@ -278,6 +284,14 @@ func (s *Server) valueItems(d *document, tool *spec.Tool, rel []string, prefix s
 		return out
 	case len(rel) == 3 && (isSchemaField(rel[0]) || rel[0] == "parameters") && rel[1] == "required":
 		return paramItems(tool, "")
+	}
+	if len(rel) > 0 && rel[len(rel)-1] == "type" && inSchema(rel[:len(rel)-1]) {
+		kind := protocol.CompletionItemKindEnumMember
+		var out []protocol.CompletionItem
+		for _, t := range []string{"string", "number", "integer", "boolean", "array", "object", "null"} {
+			out = append(out, protocol.CompletionItem{Label: t, Kind: &kind})
+		}
+		return out
 	}
 	sch := schemaAt(rel)
 	kind := protocol.CompletionItemKindEnumMember
@@ -447,4 +461,43 @@ func (s *Server) completeJSON(d *document, tool *spec.Tool, before string) []pro
 		}
 	}
 	return items
+}
+
+// schemaKeywords are the JSON Schema keywords completion offers in a
+// parameter's or the output's schema.
+var schemaKeywords = []string{"type", "description", "title", "enum", "const", "default", "examples", "format", "pattern",
+	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
+	"items", "minItems", "maxItems", "uniqueItems", "properties", "required", "additionalProperties",
+	"anyOf", "oneOf", "allOf", "not", "$ref", "$defs"}
+
+// inSchema tells whether rel is a JSON Schema object of the tool: the
+// input or output schema, or one nested in it (a property, items, a
+// branch); not a map of properties itself.
+func inSchema(rel []string) bool {
+	if len(rel) == 0 {
+		return false
+	}
+	switch rel[0] {
+	case "input_schema", "inputSchema", "output_schema", "outputSchema":
+	default:
+		return false
+	}
+	for i := 1; i < len(rel); i++ {
+		switch rel[i] {
+		case "properties", "$defs", "definitions", "patternProperties":
+			if i+1 >= len(rel) {
+				return false // the map of names
+			}
+			i++
+		case "items", "not", "additionalProperties":
+		case "anyOf", "oneOf", "allOf", "prefixItems":
+			if i+1 >= len(rel) {
+				return false
+			}
+			i++
+		default:
+			return false
+		}
+	}
+	return true
 }

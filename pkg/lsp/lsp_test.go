@@ -22,6 +22,9 @@ type client struct {
 	conn   *jsonrpc2.Conn
 	diags  chan published
 	served chan error
+	// registered receives client/registerCapability's params
+	registered chan string
+	caps       map[string]any
 }
 
 func startServer(t *testing.T, root string) *client {
@@ -29,14 +32,19 @@ func startServer(t *testing.T, root string) *client {
 	return startServerOpts(t, root, Options{Debounce: 5 * time.Millisecond, Version: "test"})
 }
 
-func startServerOpts(t testing.TB, root string, opts Options) *client {
+// startServerOpts starts a server with opts; caps are the client's
+// capabilities (none when nil).
+func startServerOpts(t testing.TB, root string, opts Options, caps ...map[string]any) *client {
 	t.Helper()
 	srv := New(opts)
 	a, b := net.Pipe()
-	c := &client{t: t, diags: make(chan published, 100), served: make(chan error, 1)}
+	c := &client{t: t, diags: make(chan published, 100), served: make(chan error, 1), registered: make(chan string, 10)}
 	go func() { c.served <- srv.Serve(context.Background(), a) }()
 	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}),
 		jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+			if req.Method == protocol.ServerClientRegisterCapability {
+				c.registered <- string(*req.Params)
+			}
 			if req.Method == protocol.ServerTextDocumentPublishDiagnostics {
 				var p published
 				if err := json.Unmarshal(*req.Params, &p); err != nil {
@@ -48,7 +56,11 @@ func startServerOpts(t testing.TB, root string, opts Options) *client {
 		}))
 	t.Cleanup(func() { c.conn.Close() })
 	var init json.RawMessage
-	c.call("initialize", map[string]any{"processId": nil, "rootUri": uriOf(root), "capabilities": map[string]any{}}, &init)
+	clientCaps := map[string]any{}
+	if len(caps) > 0 {
+		clientCaps = caps[0]
+	}
+	c.call("initialize", map[string]any{"processId": nil, "rootUri": uriOf(root), "capabilities": clientCaps}, &init)
 	c.notify("initialized", map[string]any{})
 	return c
 }
@@ -385,6 +397,16 @@ func TestCompletion(t *testing.T) {
 		t.Errorf("a flow mapping completed as a placeholder: %s", got)
 	}
 
+	// a parameter's schema: JSON Schema keywords and types
+	schemaDoc := "name: get_weather\ndescription: d\ninput_schema:\n  type: object\n  properties:\n    city:\n      type: string\n      mi\n"
+	if got := labels(schemaDoc, "      mi\n", 8); !strings.Contains(got, "minLength") || strings.Contains(got, ",type,") || strings.Contains(got, "entry") {
+		t.Errorf("schema keywords: got %s", got)
+	}
+	schemaDoc = strings.Replace(schemaDoc, "      type: string\n      mi\n", "      type: \n", 1)
+	if got, want := labels(schemaDoc, "      type: \n", 12), "array,boolean,integer,null,number,object,string"; got != want {
+		t.Errorf("schema types: got %s, want %s", got, want)
+	}
+
 	// JSON, as it is being typed (after it parsed once)
 	jsonPath := filepath.Join(root, "tools", "get_weather2.json")
 	c.open(jsonPath, `{"name": "get_weather2", "description": "d", "entry": {"type": "http", "method": "GET"}, "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}`)
@@ -578,6 +600,38 @@ func TestPanicIsAnError(t *testing.T) {
 	restore()
 	if got := rawCall(c, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 0, "character": 1}}); !strings.Contains(got, "**name**") {
 		t.Errorf("hover after the panic: %s", got)
+	}
+	c.shutdown()
+}
+
+// TestWatchedFiles: a client that can watch files is asked to; a tool
+// renamed on disk (not in an open buffer) changes the findings of the
+// open files that refer to it.
+func TestWatchedFiles(t *testing.T) {
+	root, weatherPath, forecastPath := workspace(t)
+	c := startServerOpts(t, root, Options{Debounce: 5 * time.Millisecond}, map[string]any{
+		"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}},
+	})
+	select {
+	case got := <-c.registered:
+		want := `{"registrations":[{"id":"toolctl-files","method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[{"globPattern":"**/*.{yaml,yml,json}"}]}}]}`
+		if got != want {
+			t.Errorf("registration:\n got %s\nwant %s", got, want)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no client/registerCapability")
+	}
+	uri := c.open(weatherPath, weather)
+	if got := asJSON(t, c.diagnostics(uri)); got != "[]" {
+		t.Fatalf("diagnostics: %s", got)
+	}
+	renamed := strings.Replace(forecast, "name: get_forecast", "name: get_forecast_days", 1)
+	if err := os.WriteFile(forecastPath, []byte(renamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": uriOf(forecastPath), "type": 2}}})
+	if ds := decodeDiags(t, c.diagnostics(uri)); len(ds) != 1 || ds[0].Code != "reference-unknown" {
+		t.Fatalf("after the rename on disk: %s", asJSON(t, ds))
 	}
 	c.shutdown()
 }

@@ -63,6 +63,7 @@ type Server struct {
 	published map[string]string // URI -> the diagnostics last sent (JSON)
 	lastGood  map[string]*spec.File
 	shutdown  bool
+	watch     bool // the client registers file watchers on request
 	exited    chan struct{}
 	lintMu    sync.Mutex // one lint at a time
 
@@ -92,7 +93,7 @@ func New(opts Options) *Server {
 	}
 	s.handler = protocol.Handler{
 		Initialize:             s.initialize,
-		Initialized:            func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Initialized:            s.initialized,
 		Shutdown:               s.shutdownRequest,
 		SetTrace:               func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
 		TextDocumentDidOpen:    s.didOpen,
@@ -241,8 +242,11 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 	if len(roots) == 0 && params.RootPath != nil && *params.RootPath != "" {
 		roots = append(roots, filepath.Clean(*params.RootPath))
 	}
+	ws := params.Capabilities.Workspace
+	watch := ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration != nil && *ws.DidChangeWatchedFiles.DynamicRegistration
 	s.mu.Lock()
 	s.roots = roots
+	s.watch = watch
 	s.mu.Unlock()
 
 	version := s.opts.Version
@@ -268,6 +272,28 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 		Capabilities: caps,
 		ServerInfo:   &protocol.InitializeResultServerInfo{Name: "toolctl", Version: &version},
 	}, nil
+}
+
+// initialized asks the client to report changes to tool files and
+// config files on disk (a git checkout, another editor), when it can:
+// the open documents are then linted again with them.
+func (s *Server) initialized(ctx *glsp.Context, _ *protocol.InitializedParams) error {
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if !watch {
+		return nil
+	}
+	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID:     "toolctl-files",
+		Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
+		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
+			{GlobPattern: "**/*.{yaml,yml,json}"},
+		}},
+	}}}
+	// not from the read loop, which the reply comes through
+	go ctx.Call(protocol.ServerClientRegisterCapability, params, nil)
+	return nil
 }
 
 func (s *Server) shutdownRequest(*glsp.Context) error {
