@@ -24,7 +24,8 @@ type client struct {
 	served chan error
 	// registered receives client/registerCapability's params
 	registered chan string
-	caps       map[string]any
+	// others are the URIs of diagnostics diagnostics(uri) passed over
+	others []string
 }
 
 func startServer(t *testing.T, root string) *client {
@@ -115,6 +116,7 @@ func (c *client) diagnostics(uri string) []json.RawMessage {
 			if p.URI == uri {
 				return p.Diagnostics
 			}
+			c.others = append(c.others, p.URI)
 		case <-deadline:
 			c.t.Fatalf("no diagnostics for %s", uri)
 		}
@@ -634,4 +636,39 @@ func TestWatchedFiles(t *testing.T) {
 		t.Fatalf("after the rename on disk: %s", asJSON(t, ds))
 	}
 	c.shutdown()
+}
+
+// TestOnlyToolFiles: outside the tools directory only files that read as
+// tool definitions are linted (an editor sends every YAML file: a
+// workflow gets no findings); a tool file there is linted alone, and
+// keeps its parse error while it does not parse.
+func TestOnlyToolFiles(t *testing.T) {
+	root, _, _ := workspace(t)
+	c := startServer(t, root)
+	wf := c.open(filepath.Join(root, ".github", "workflows", "ci.yml"), "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n")
+	cfg := c.open(filepath.Join(root, ".toolctl.yaml"), "lint:\n  profile: default\n")
+	other := filepath.Join(root, "examples", "get_weather.yaml")
+	tool := c.open(other, strings.Replace(weather, "related_tools:\n  - name: get_forecast\n", "", 1))
+	// published for the tool only; then for the tool again once broken
+	if got := asJSON(t, c.diagnostics(tool)); got != "[]" {
+		t.Fatalf("a tool file outside the tools directory: %s", got)
+	}
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": tool, "version": 2},
+		"contentChanges": []any{map[string]any{"text": "name: [get_weather\n"}},
+	})
+	if ds := decodeDiags(t, c.diagnostics(tool)); len(ds) != 1 || ds[0].Code != "parse-error" {
+		t.Fatalf("the tool file broken: %s", asJSON(t, ds))
+	}
+	c.shutdown()
+	for _, u := range c.others {
+		if u == wf || u == cfg {
+			t.Errorf("diagnostics published for %s", u)
+		}
+	}
+	select {
+	case p := <-c.diags:
+		t.Errorf("diagnostics published for %s: %v", p.URI, p.Diagnostics)
+	default:
+	}
 }

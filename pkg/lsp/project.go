@@ -11,6 +11,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
+	"gopkg.in/yaml.v3"
 )
 
 // project is what a document is linted with: the settings of the
@@ -273,4 +274,79 @@ func (s *Server) toolsOf(d *document) *spec.File {
 		return last
 	}
 	return f
+}
+
+// lintable tells whether d is linted: any file of the tools directory
+// but the config file; elsewhere (an editor sends every YAML and JSON
+// file: workflows, compose files, package.json) only a file that reads as
+// tool definitions.
+func (s *Server) lintable(d *document, p *project) bool {
+	if filepath.Base(d.path) == config.DefaultFile || (p.config != "" && d.path == p.config) {
+		return false
+	}
+	if p.toolsDir != "" {
+		return true
+	}
+	is, parsed := looksLikeTools(d.text)
+	if !parsed {
+		// while it does not parse: a tool file if it was one
+		s.mu.Lock()
+		_, was := s.lastGood[d.uri]
+		s.mu.Unlock()
+		return was
+	}
+	return is
+}
+
+// toolKeys are top-level keys only a tool definition has with name.
+var toolKeys = []string{"description", "entry", "parameters", "input_schema", "inputSchema", "arguments", "function"}
+
+// looksLikeTools tells whether text is a tool file by its content: the
+// toolctl schema named (modeline or $schema), a mapping with name and a
+// key of a tool, {tools: [...]}, or a list whose first item is a tool.
+// parsed is false when text does not parse.
+func looksLikeTools(text string) (is, parsed bool) {
+	if strings.Contains(text, "tool.schema.json") {
+		return true, true
+	}
+	root := parseTree(text)
+	if root == nil {
+		return false, false
+	}
+	isTool := func(n *yaml.Node) bool {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return false
+		}
+		if mapValue(n, "type") == "function" && hasKey(n, "function") {
+			return true
+		}
+		if !hasKey(n, "name") {
+			return false
+		}
+		for _, k := range toolKeys {
+			if hasKey(n, k) {
+				return true
+			}
+		}
+		return false
+	}
+	switch root.Kind {
+	case yaml.MappingNode:
+		if seq := spec.ContainerTools(root); seq != nil && len(seq.Content) > 0 {
+			return isTool(seq.Content[0]), true
+		}
+		return isTool(root), true
+	case yaml.SequenceNode:
+		return len(root.Content) > 0 && isTool(root.Content[0]), true
+	}
+	return false, true
+}
+
+func hasKey(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
 }

@@ -454,12 +454,23 @@ func (s *Server) lintDirty() {
 
 	// the project of every open document, so that the documents of a
 	// project a dirty one belongs to are linted together
+	var sent []string
 	byKey := map[string]*project{}
 	members := map[string][]*document{}
 	want := map[string]bool{}
 	for _, d := range docs {
 		_, onDisk := pathOf(d.uri)
 		p := s.projectOf(d.path, onDisk)
+		if !s.lintable(d, p) {
+			// a YAML or JSON file that is no tool file: nothing to say
+			s.mu.Lock()
+			_, had := s.published[d.uri]
+			s.mu.Unlock()
+			if had && dirty[d.uri] && s.publish(d, nil) {
+				sent = append(sent, d.uri)
+			}
+			continue
+		}
 		if _, ok := byKey[p.key]; !ok {
 			byKey[p.key] = p
 		}
@@ -468,7 +479,6 @@ func (s *Server) lintDirty() {
 			want[p.key] = true
 		}
 	}
-	var sent []string
 	for key := range want {
 		p, ds := byKey[key], members[key]
 		found := s.lintProject(p, ds)
