@@ -31,7 +31,8 @@ func bigTool() string {
 // BenchmarkDiagnostics measures the time from a didChange of a 200-line
 // file in a tools directory (with the bundled example tools beside it)
 // to its diagnostics published: "debounce0" without the wait (the lint
-// itself), "default" with DefaultDebounce. Each change alternates a typo
+// itself), "default" with DefaultDebounce, "debounce0-200files" with 200
+// more tool files in the directory (every change lints the directory). Each change alternates a typo
 // so that every one publishes new diagnostics.
 func BenchmarkDiagnostics(b *testing.B) {
 	text := bigTool()
@@ -41,7 +42,8 @@ func BenchmarkDiagnostics(b *testing.B) {
 	for _, bc := range []struct {
 		name     string
 		debounce time.Duration
-	}{{"debounce0", time.Nanosecond}, {"default", DefaultDebounce}} {
+		more     int // tool files added to the directory
+	}{{"debounce0", time.Nanosecond, 0}, {"default", DefaultDebounce, 0}, {"debounce0-200files", time.Nanosecond, 200}} {
 		b.Run(bc.name, func(b *testing.B) {
 			root := b.TempDir()
 			tools := filepath.Join(root, "tools")
@@ -52,6 +54,10 @@ func BenchmarkDiagnostics(b *testing.B) {
 			for _, p := range bundled {
 				data, _ := os.ReadFile(p)
 				_ = os.WriteFile(filepath.Join(tools, filepath.Base(p)), data, 0o644)
+			}
+			for i := range bc.more {
+				name := fmt.Sprintf("get_forecast_%03d", i)
+				_ = os.WriteFile(filepath.Join(tools, name+".yaml"), []byte(strings.Replace(forecast, "get_forecast", name, 1)), 0o644)
 			}
 			path := filepath.Join(tools, "search_catalog.yaml")
 			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
