@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -671,4 +672,33 @@ func TestOnlyToolFiles(t *testing.T) {
 		t.Errorf("diagnostics published for %s: %v", p.URI, p.Diagnostics)
 	default:
 	}
+}
+
+// TestConfigPythonPathIgnored: opening a file must not run a program a
+// repository's config names by path (run.python, the interpreter
+// entry-python-drift reads modules with).
+func TestConfigPythonPathIgnored(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script as the interpreter")
+	}
+	root, _, _ := workspace(t)
+	marker := filepath.Join(root, "ran")
+	evil := filepath.Join(root, "evil.sh")
+	if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".toolctl.yaml"), []byte("run:\n  python: "+evil+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "tools", "weather.py"), []byte("def forecast(city):\n    # "+root+" (no cached read)\n    return city\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, root)
+	text := "name: forecast\ndescription: Returns the forecast of a city. Use it when asked about the weather.\ncategory: custom\nentry: {type: python, module: weather, function: forecast}\ninput_schema:\n  type: object\n  properties:\n    city: {type: string, description: The city.}\n    days: {type: integer, description: Days., default: 1}\n  required: [city]\n"
+	uri := c.open(filepath.Join(root, "tools", "forecast.yaml"), text)
+	c.diagnostics(uri)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("opening a tool file ran the run.python of .toolctl.yaml")
+	}
+	c.shutdown()
 }
