@@ -92,6 +92,12 @@ func TestGoreleaser(t *testing.T) {
 		}
 		t.Fatalf("want one archive toolctl_VERSION_%s_%s.*, dist has: %s", runtime.GOOS, runtime.GOARCH, strings.Join(names, ", "))
 	}
+	// Homebrew's manpage stanza takes a file, not a glob
+	defer func() {
+		if cask, err := os.ReadFile(filepath.Join(dist, "homebrew", "Casks", "toolctl.rb")); err == nil && strings.Contains(string(cask), "*") {
+			t.Errorf("the cask has a glob:\n%s", cask)
+		}
+	}()
 	casks, _ := filepath.Glob(filepath.Join(dist, "homebrew", "Casks", "toolctl.rb"))
 	if len(casks) != 1 {
 		t.Fatalf("no Homebrew cask in %s/homebrew/Casks", dist)
@@ -105,6 +111,7 @@ func TestGoreleaser(t *testing.T) {
 		"https://github.com/toolctl/toolctl/releases/download/",
 		`binary "toolctl"`,
 		"completions/toolctl.bash",
+		`manpage "manpages/toolctl-lint.1"`,
 	} {
 		if !strings.Contains(string(cask), want) {
 			t.Errorf("the cask has no %q:\n%s", want, cask)
