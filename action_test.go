@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -186,4 +187,164 @@ func TestActionScripts(t *testing.T) {
 	if scripts == 0 {
 		t.Fatal("no run: step in action.yml")
 	}
+}
+
+// installScript is the run: script of action.yml's install step.
+func installScript(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Runs struct {
+			Steps []struct {
+				ID  string `yaml:"id"`
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range action.Runs.Steps {
+		if st.ID == "install" {
+			return st.Run
+		}
+	}
+	t.Fatal("action.yml has no step with id install")
+	return ""
+}
+
+// TestActionInstall runs the action's install step with curl and go
+// replaced by fakes that serve a release from a directory: the archive
+// of .goreleaser.yaml's name for the runner, checked against
+// checksums.txt, its binary put on GITHUB_PATH; a bad checksum fails the
+// step; a version without a release falls back to go install.
+func TestActionInstall(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil || runtime.GOOS == "windows" {
+		t.Skip("needs bash and a Unix")
+	}
+	for _, tool := range []string{"tar", "sha256sum", "sed", "grep", "mktemp"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	script := installScript(t)
+
+	setup := func(t *testing.T) (env []string, tmp, releases string) {
+		tmp = t.TempDir()
+		releases = filepath.Join(tmp, "releases")
+		fake := filepath.Join(tmp, "fakebin")
+		for _, d := range []string{releases, fake, filepath.Join(tmp, "runner")} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// curl [-fsSL] [-H h] [-o FILE] URL: the API's latest release, or
+		// a release asset from releases/TAG/NAME (exit 22 when missing)
+		curl := `#!/bin/sh
+out=""; url=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) out="$2"; shift ;;
+    -H) shift ;;
+    -*) ;;
+    *) url="$1" ;;
+  esac
+  shift
+done
+case "$url" in
+  https://api.github.com/repos/toolctl/toolctl/releases/latest) echo '{"url": "x", "tag_name": "v1.2.3", "name": "v1.2.3"}' ;;
+  https://github.com/toolctl/toolctl/releases/download/*)
+    f="` + releases + `/${url#https://github.com/toolctl/toolctl/releases/download/}"
+    [ -f "$f" ] || exit 22
+    cp "$f" "$out" ;;
+  *) exit 6 ;;
+esac
+`
+		goFake := "#!/bin/sh\necho \"go $*\" >> " + filepath.Join(tmp, "go.log") + "\nprintf '#!/bin/sh\\necho built\\n' > \"$GOBIN/toolctl\"\nchmod +x \"$GOBIN/toolctl\"\n"
+		for name, body := range map[string]string{"curl": curl, "go": goFake} {
+			if err := os.WriteFile(filepath.Join(fake, name), []byte(body), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		env = append(os.Environ(), "PATH="+fake+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"RUNNER_OS=Linux", "RUNNER_ARCH=X64", "RUNNER_TEMP="+filepath.Join(tmp, "runner"),
+			"GITHUB_PATH="+filepath.Join(tmp, "github_path"), "GH_TOKEN=token", "ACTION_REF=main")
+		return env, tmp, releases
+	}
+	// release v1.2.3: toolctl_1.2.3_linux_amd64.tar.gz with a toolctl
+	// that says its version, and checksums.txt
+	release := func(t *testing.T, tmp, releases string, corrupt bool) {
+		dir := filepath.Join(releases, "v1.2.3")
+		stage := filepath.Join(tmp, "stage")
+		for _, d := range []string{dir, stage} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(stage, "toolctl"), []byte("#!/bin/sh\necho toolctl 1.2.3\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		archive := "toolctl_1.2.3_linux_amd64.tar.gz"
+		if out, err := exec.Command("tar", "-czf", filepath.Join(dir, archive), "-C", stage, "toolctl").CombinedOutput(); err != nil {
+			t.Fatalf("tar: %v %s", err, out)
+		}
+		sum, err := exec.Command("sha256sum", filepath.Join(dir, archive)).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hash := strings.Fields(string(sum))[0]
+		if corrupt {
+			hash = strings.Repeat("0", 64)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "checksums.txt"), []byte(hash+"  "+archive+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runStep := func(env []string, version string) (string, error) {
+		c := exec.Command(bash, "-e", "-c", script)
+		c.Env = append(env, "INPUT_VERSION="+version)
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+
+	t.Run("release", func(t *testing.T) {
+		env, tmp, releases := setup(t)
+		release(t, tmp, releases, false)
+		out, err := runStep(env, "")
+		if err != nil {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		if !strings.Contains(out, "toolctl 1.2.3") || !strings.Contains(out, "installed (release v1.2.3)") {
+			t.Errorf("install output:\n%s", out)
+		}
+		path, _ := os.ReadFile(filepath.Join(tmp, "github_path"))
+		if got, want := strings.TrimSpace(string(path)), filepath.Join(tmp, "runner", "toolctl-bin"); got != want {
+			t.Errorf("GITHUB_PATH %q, want %q", got, want)
+		}
+	})
+	t.Run("bad checksum", func(t *testing.T) {
+		env, tmp, releases := setup(t)
+		release(t, tmp, releases, true)
+		if out, err := runStep(env, "v1.2.3"); err == nil || !strings.Contains(out, "FAILED") {
+			t.Errorf("a corrupt archive was installed (%v):\n%s", err, out)
+		}
+	})
+	t.Run("no release: go install", func(t *testing.T) {
+		env, tmp, _ := setup(t)
+		out, err := runStep(env, "v9.9.9")
+		if err != nil {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		log, _ := os.ReadFile(filepath.Join(tmp, "go.log"))
+		if got, want := strings.TrimSpace(string(log)), "go install github.com/toolctl/toolctl@v9.9.9"; got != want {
+			t.Errorf("go called as %q, want %q", got, want)
+		}
+		if !strings.Contains(out, "installed (go install v9.9.9)") {
+			t.Errorf("install output:\n%s", out)
+		}
+	})
 }
