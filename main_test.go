@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -70,6 +71,8 @@ func TestScript(t *testing.T) {
 			"utf16":        cmdUTF16,
 			"httpstub":     cmdHTTPStub,
 			"httpstubstop": cmdHTTPStubStop,
+			"freeport":     cmdFreePort,
+			"waitport":     cmdWaitPort,
 		},
 	})
 }
@@ -241,4 +244,39 @@ func cmdHTTPStubStop(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("httpstubstop: no httpstub server is running")
 	}
 	srv.(*httptest.Server).Close()
+}
+
+// cmdFreePort implements "freeport VAR": it sets $VAR to a TCP port on
+// 127.0.0.1 that was free a moment ago, for a server the script starts.
+func cmdFreePort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := l.Addr().(*net.TCPAddr).Port
+	ts.Check(l.Close())
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
+// cmdWaitPort implements "waitport PORT": it waits until a server accepts
+// connections on 127.0.0.1:PORT, failing after 30 s (a hang, not a timing
+// assertion).
+func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitport PORT")
+	}
+	addr := net.JoinHostPort("127.0.0.1", args[0])
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitport: nothing accepts connections on %s: %v", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -66,12 +66,14 @@ cannot run here are skipped with the reason: an llm_call, a secret (a bound
 env variable or a ${VAR} of the entry) that is not set, the network under
 --offline.
 
-Cassettes: http entries and the http_request builtin replay
+Cassettes: http entries, the http_request builtin and mcp entries replay
 testdata/NAME.cassette.yaml beside the tool file when it exists, so CI needs
 neither the network nor the secrets (an unset secret reads as a placeholder);
 a request the cassette does not hold fails (the tool's request changed).
---record calls the network and (re)writes the cassettes, with every secret
-(bound env variables, ${VAR}s) redacted; --live ignores them.
+mcp entries replay their upstream server's messages from theirs without
+starting it. --record calls the network and the servers and (re)writes the
+cassettes, with every secret (bound env variables, ${VAR}s) redacted; --live
+ignores them.
 
 Output: a line per tool (ok, FAIL, skip and why), and for a failed example its
 file:line:col and a diff by JSON path; -v adds a line per example with its
@@ -99,7 +101,7 @@ selected by --run, bad --run pattern).`,
 	f.IntVarP(&opts.parallel, "parallel", "p", runtime.NumCPU(), "tools tested at once; the examples of one tool run in order")
 	f.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "deadline of the whole run (0: none); each call keeps its tool's runtime.timeout")
 	f.BoolVar(&opts.offline, "offline", false, "skip the examples that need the network (http entries, http_request, mcp servers at a URL)")
-	f.BoolVar(&opts.record, "record", false, "call the network and write each http tool's cassette, testdata/NAME.cassette.yaml beside its file (secrets redacted)")
+	f.BoolVar(&opts.record, "record", false, "call the network (and mcp servers) and write each http and mcp tool's cassette, testdata/NAME.cassette.yaml beside its file (secrets redacted)")
 	f.BoolVar(&opts.live, "live", false, "ignore cassettes: call the network even where a cassette exists")
 	f.StringVar(&opts.server, "server", "", "test a live MCP server started with `CMD ARGS`: the files are the contract (schemas compared as toolctl breaking does, examples called through it)")
 	f.StringVar(&opts.url, "url", "", "test a live MCP server at `URL` (Streamable HTTP), as --server does")
@@ -196,11 +198,16 @@ func runTest(opts *testOptions, args []string) error {
 		}
 		defer server.Close()
 	}
-	results := contract.Run(ctx, set.Tools(), contract.Options{
+	copts := contract.Options{
 		Server: server,
 		Runner: r, Getenv: app.Getenv, Offline: opts.offline, Filter: filter, Parallel: opts.parallel,
 		Cassettes: mode, NewRunner: newRunner,
-	})
+	}
+	if textOut {
+		// each tool's lines as soon as it and the tools before it finished
+		copts.ToolDone = func(tr *contract.ToolResult) { writeToolText(app.IO.Out, tr, app.Verbose) }
+	}
+	results := contract.Run(ctx, set.Tools(), copts)
 	if len(results) == 0 {
 		what := "no tool in " + strings.Join(paths, ", ") + " has examples"
 		if filter != nil {
@@ -213,7 +220,7 @@ func runTest(opts *testOptions, args []string) error {
 		return usageError(errors.New(what))
 	}
 	if textOut {
-		writeTestText(app.IO.Out, results, app.Verbose)
+		writeTestSummary(app.IO.Out, results)
 	}
 	cwd, _ := os.Getwd()
 	cases := testCases(results)
@@ -246,43 +253,45 @@ func runTest(opts *testOptions, args []string) error {
 	return nil
 }
 
-// writeTestText writes go test's layout: the failed examples (every
-// example with -v), then a line per tool, then PASS or FAIL.
-func writeTestText(w io.Writer, results []*contract.ToolResult, verbose bool) {
-	failed := false
-	for _, tr := range results {
-		for _, d := range tr.Problems {
-			fmt.Fprintf(w, "--- FAIL: %s (input schema)\n    %s: the server's schema differs: %s [%s]\n", tr.Tool.Name, diag.Where(d.File, d.Span.Start), d.Message, d.Rule)
-		}
-		for _, o := range tr.Outcomes {
-			switch {
-			case o.Status == contract.Fail:
-				fmt.Fprintf(w, "--- FAIL: %s (%s%s)\n", o.Name(), seconds(o.Duration), replayed(o))
-				fmt.Fprintf(w, "    %s: %s\n", o.Where(), o.Reason)
-				for _, d := range o.Diffs {
-					fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(d.String(), "\n", "\n    "))
-				}
-			case verbose && o.Status == contract.Skip:
-				fmt.Fprintf(w, "--- SKIP: %s (%s)\n    %s\n", o.Name(), seconds(o.Duration), o.Reason)
-			case verbose:
-				fmt.Fprintf(w, "--- PASS: %s (%s%s)\n", o.Name(), seconds(o.Duration), replayed(o))
+// writeToolText writes a tool's part of go test's layout: its failed
+// examples (every example with -v), then its line.
+func writeToolText(w io.Writer, tr *contract.ToolResult, verbose bool) {
+	for _, d := range tr.Problems {
+		fmt.Fprintf(w, "--- FAIL: %s (input schema)\n    %s: the server's schema differs: %s [%s]\n", tr.Tool.Name, diag.Where(d.File, d.Span.Start), d.Message, d.Rule)
+	}
+	for _, o := range tr.Outcomes {
+		switch {
+		case o.Status == contract.Fail:
+			fmt.Fprintf(w, "--- FAIL: %s (%s%s)\n", o.Name(), seconds(o.Duration), replayed(o))
+			fmt.Fprintf(w, "    %s: %s\n", o.Where(), o.Reason)
+			for _, d := range o.Diffs {
+				fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(d.String(), "\n", "\n    "))
 			}
-		}
-		switch tr.Status {
-		case contract.Fail:
-			failed = true
-			fmt.Fprintf(w, "FAIL\t%s\t%s\n", tr.Tool.Name, seconds(tr.Duration))
-		case contract.Skip:
-			fmt.Fprintf(w, "skip\t%s\t(%s)\n", tr.Tool.Name, tr.Reason)
-		default:
-			fmt.Fprintf(w, "ok  \t%s\t%s%s\n", tr.Tool.Name, seconds(tr.Duration), skippedNote(tr))
+		case verbose && o.Status == contract.Skip:
+			fmt.Fprintf(w, "--- SKIP: %s (%s)\n    %s\n", o.Name(), seconds(o.Duration), o.Reason)
+		case verbose:
+			fmt.Fprintf(w, "--- PASS: %s (%s%s)\n", o.Name(), seconds(o.Duration), replayed(o))
 		}
 	}
-	if failed {
-		fmt.Fprintln(w, "FAIL")
-	} else {
-		fmt.Fprintln(w, "PASS")
+	switch tr.Status {
+	case contract.Fail:
+		fmt.Fprintf(w, "FAIL\t%s\t%s\n", tr.Tool.Name, seconds(tr.Duration))
+	case contract.Skip:
+		fmt.Fprintf(w, "skip\t%s\t(%s)\n", tr.Tool.Name, tr.Reason)
+	default:
+		fmt.Fprintf(w, "ok  \t%s\t%s%s\n", tr.Tool.Name, seconds(tr.Duration), skippedNote(tr))
 	}
+}
+
+// writeTestSummary ends the text report: PASS, or FAIL when a tool failed.
+func writeTestSummary(w io.Writer, results []*contract.ToolResult) {
+	for _, tr := range results {
+		if tr.Status == contract.Fail {
+			fmt.Fprintln(w, "FAIL")
+			return
+		}
+	}
+	fmt.Fprintln(w, "PASS")
 }
 
 func skippedNote(tr *contract.ToolResult) string {

@@ -56,6 +56,10 @@ type Options struct {
 	Parallel int
 	// Done, when set, is told each example's outcome as it finishes.
 	Done func(*Outcome)
+	// ToolDone, when set, is told each tool's result in the order of the
+	// tools, as soon as the tool and every tool before it finished (calls
+	// are never concurrent), so that a report can be written as it goes.
+	ToolDone func(*ToolResult)
 	// Cassettes says whether http tools replay or record cassettes
 	// (testdata/NAME.cassette.yaml beside the tool file).
 	Cassettes CassetteMode
@@ -66,6 +70,10 @@ type Options struct {
 	// the files must be listed with an equivalent input schema, and the
 	// examples are called through it.
 	Server *Server
+	// RecordTransport is where recorded HTTP requests go (nil:
+	// http.DefaultTransport); the cassette holds each request as the tool
+	// sent it. Tests route them to a local stub.
+	RecordTransport http.RoundTripper
 }
 
 // Outcome is one example's result.
@@ -161,7 +169,8 @@ func Run(ctx context.Context, tools []*spec.Tool, opts Options) []*ToolResult {
 	}
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
-	for _, tr := range todo {
+	inOrder := &inOrder{results: todo, done: make([]bool, len(todo)), report: opts.ToolDone}
+	for i, tr := range todo {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -173,22 +182,54 @@ func Run(ctx context.Context, tools []*spec.Tool, opts Options) []*ToolResult {
 			if len(tr.Problems) > 0 {
 				tr.Status = Fail
 			}
+			inOrder.finished(i)
 		}()
 	}
 	wg.Wait()
 	return todo
 }
 
+// inOrder reports finished tools in their order: a tool once it and
+// every tool before it finished.
+type inOrder struct {
+	mu      sync.Mutex
+	results []*ToolResult
+	done    []bool
+	next    int
+	report  func(*ToolResult)
+}
+
+func (o *inOrder) finished(i int) {
+	if o.report == nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.done[i] = true
+	for o.next < len(o.results) && o.done[o.next] {
+		o.report(o.results[o.next])
+		o.next++
+	}
+}
+
 // runTool runs the examples of one tool in order, through its cassette
 // when it uses one.
 func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 	var cas *Cassette
+	if n := len(tr.Tool.Examples); opts.NewRunner != nil && opts.Call == nil && opts.Cassettes == Record && Recordable(tr.Tool) && len(tr.Outcomes) < n {
+		// a recording rewrites the whole cassette: the calls of the
+		// examples left out would be lost
+		for _, o := range tr.Outcomes {
+			o.Status, o.Reason = Fail, fmt.Sprintf("--record rewrites the whole cassette of %s, but --run selects %d of its %d examples, so the others' recordings would be lost; select them all (e.g. --run '^%s/') or none", tr.Tool.Name, len(tr.Outcomes), n, regexp.QuoteMeta(tr.Tool.Name))
+		}
+		return
+	}
 	if opts.NewRunner != nil && opts.Call == nil {
 		getenv := opts.Getenv
 		if getenv == nil {
 			getenv = os.Getenv
 		}
-		c, err := OpenCassette(tr.Tool, opts.Cassettes, getenv)
+		c, err := openCassette(tr.Tool, opts.Cassettes, getenv, opts.RecordTransport)
 		if err != nil {
 			for _, o := range tr.Outcomes {
 				o.Status, o.Reason = Fail, err.Error()
@@ -198,6 +239,7 @@ func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 		if c != nil {
 			cas = c
 			r := opts.NewRunner(c.Getenv, c.Client)
+			r.Options.MCPWire = c.Wire
 			if c.Replaying {
 				zero := 0 // a replay answers the same again: no retries
 				r.Retries = &zero
@@ -212,12 +254,21 @@ func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 		testExample(ctx, tr.Tool, o, &opts)
 		if cas != nil && cas.Replaying && o.Status != Skip {
 			o.Replayed = true
+			if m := cas.TakeMismatch(); m != nil {
+				o.Status, o.Reason, o.Diffs = Fail, m.Message, m.Diffs
+			}
 		}
 		if opts.Done != nil {
 			opts.Done(o)
 		}
 	}
-	if cas != nil {
+	ran := false
+	for _, o := range tr.Outcomes {
+		ran = ran || o.Status != Skip
+	}
+	// A recording where every example was skipped (a secret not set)
+	// recorded nothing: the cassette there is kept, none is written.
+	if cas != nil && (cas.Replaying || ran) {
 		if err := cas.Stop(); err != nil {
 			for _, o := range tr.Outcomes {
 				if o.Status != Fail {
@@ -295,6 +346,9 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 			res, err := opts.Runner.Run(ctx, t, input)
 			if err != nil {
 				return nil, err
+			}
+			if m, ok := res.Value.(*run.MCPResult); ok {
+				return mcpValue(m)
 			}
 			return res.Value, nil
 		}

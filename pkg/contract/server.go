@@ -142,6 +142,30 @@ func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (
 	return text, nil
 }
 
+// mcpValue is the value an mcp entry's result is compared as, the same as
+// a --server call's: structuredContent when present, else the text content
+// parsed as JSON when it parses, else the text.
+func mcpValue(m *run.MCPResult) (any, error) {
+	res := m.Result
+	if res.StructuredContent != nil {
+		return m.Value() // structuredContent as sent, numbers exact
+	}
+	var texts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, tc.Text)
+		}
+	}
+	if len(texts) == 0 {
+		return m.Value() // the content items (images, resources), or nothing
+	}
+	text := strings.Join(texts, "\n")
+	if v, err := spec.DecodeJSON([]byte(text)); err == nil {
+		return v, nil
+	}
+	return text, nil
+}
+
 // SchemaProblems compares the input schema the server lists for t with
 // the file's, as toolctl breaking does (file → server): every finding of
 // the call category (a call the file documents that the server would

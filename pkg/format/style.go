@@ -54,6 +54,9 @@ func keepFlow(n *yaml.Node) bool {
 			strings.ContainsAny(c.Value, "\n\r") || c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 			return false
 		}
+		if c.Tag == "!!null" && c.Value == "" && c.Style == 0 {
+			width += len("null") // layout writes it so in a flow collection
+		}
 		width += len(c.Value) + 2
 		if c.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 			width += 2

@@ -119,6 +119,9 @@ type Options struct {
 	// gives it (JSON; nil when the server does not list it). An error
 	// refuses the call (toolctl run and serve --locked).
 	MCPCheck func(t *spec.Tool, listed []byte) error
+	// MCPWire, when set, records or replays the messages of every mcp
+	// call (toolctl test's cassettes).
+	MCPWire MCPWire
 }
 
 // Path resolves p against the tool file's directory.

@@ -144,8 +144,8 @@ func (mcpExecutor) Check(c *Call) error {
 	if err != nil {
 		return err
 	}
-	if t.url != "" {
-		return nil
+	if t.url != "" || c.Options != nil && c.Options.MCPWire != nil && c.Options.MCPWire.Replaying() {
+		return nil // replayed calls start no server
 	}
 	return checkProgramPath(c, "/entry/server", "entry.server", t.program)
 }
@@ -183,8 +183,18 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	}
 	x := &mcpCall{target: t, timeout: c.Timeout, call: c}
 	tap := &mcpTap{}
+	var standIn io.ReadWriteCloser
+	if c.Options != nil && c.Options.MCPWire != nil {
+		standIn, tap.observe = c.Options.MCPWire.Session(MCPServer{URL: t.url, Command: slices.Clone(t.argv), Tool: t.tool})
+	}
 	var transport mcp.Transport
-	if t.url != "" {
+	if standIn != nil {
+		defer standIn.Close()
+		transport = &mcp.IOTransport{
+			Reader: &tapReader{ReadCloser: standIn, lines: lineTap{see: tap.received}},
+			Writer: &tapWriter{WriteCloser: standIn, lines: lineTap{see: tap.sent}},
+		}
+	} else if t.url != "" {
 		x.rec = &mcpHTTPRecorder{headers: t.headers, tap: tap}
 		hc := *c.HTTPClient()
 		x.rec.base = hc.Transport
@@ -196,7 +206,7 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		// messages, and some servers answer that GET wrongly.
 		transport = &mcp.StreamableClientTransport{Endpoint: t.url, HTTPClient: &hc, DisableStandaloneSSE: true}
 	} else {
-		p, err := mcpclient.Start(ctx, t.argv, c.Dir, c.Stderr, c.memoryLimit(mcpExecutor{}))
+		p, err := mcpclient.Start(ctx, absProgram(t.argv), c.Dir, c.Stderr, c.memoryLimit(mcpExecutor{}))
 		if err != nil {
 			return nil, mcpStartError(err)
 		}

@@ -318,6 +318,9 @@ func ByteSize(n int) string {
 // the SDK decodes results into its own types, which lose what they do not
 // model.
 type mcpTap struct {
+	// observe, when set, is told every message (Options.MCPWire).
+	observe func(sent bool, data []byte)
+
 	mu     sync.Mutex
 	callID jsonrpc.ID
 	raw    json.RawMessage
@@ -352,6 +355,9 @@ func tapMessages(data []byte) []tapMessage {
 
 // sent sees a message the client sends.
 func (t *mcpTap) sent(data []byte) {
+	if t != nil && t.observe != nil {
+		t.observe(true, data)
+	}
 	if t == nil || !bytes.Contains(data, []byte(`"tools/call"`)) {
 		return
 	}
@@ -369,6 +375,9 @@ func (t *mcpTap) sent(data []byte) {
 
 // received sees a message the client receives.
 func (t *mcpTap) received(data []byte) {
+	if t != nil && t.observe != nil {
+		t.observe(false, data)
+	}
 	if t == nil || !bytes.Contains(data, []byte(`"result"`)) {
 		return
 	}
