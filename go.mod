@@ -18,6 +18,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10
 	github.com/spf13/viper v1.21.0
+	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/tliron/glsp v0.2.2
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0

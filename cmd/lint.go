@@ -45,8 +45,9 @@ has a file:line:col, a severity, a message that says how to fix it and a rule ID
 (toolctl lint --list-rules; toolctl lint --explain RULE).
 
 Settings come from the lint section of .toolctl.yaml: profile, targets, rules
-(rule-id: off|info|warning|error), categories, limits, ignore (globs) and
-overrides ([{files: [globs], rules: {...}}], the last match wins). In YAML files
+(rule-id: off|info|warning|error), categories, limits, ignore (globs),
+overrides ([{files: [globs], rules: {...}}], the last match wins), security
+and budget ({model, format, tool, total}: token budgets, see toolctl tokens). In YAML files
 a comment "# toolctl:ignore RULE -- reason" ignores a finding on its line (or,
 on a line of its own, on the next line); "# toolctl:ignore-file RULE -- reason"
 the whole file.
@@ -275,7 +276,11 @@ func runLint(opts *lintOptions) error {
 	app.logf("linted %s in %s: %s", lint.Plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond), lint.Plural(len(findings), "finding", "findings"))
 
 	if opts.baselineOut != "" {
-		n, err := writeBaseline(opts.baselineOut, findings)
+		budgets, err := budgetBaseline(files, findings, cfg)
+		if err != nil {
+			return err
+		}
+		n, err := writeBaseline(opts.baselineOut, findings, budgets)
 		if err != nil {
 			return usageError(err)
 		}
@@ -350,6 +355,9 @@ func ruleScope(r *lint.Rule) string {
 	if r.Pack != "" {
 		parts = append(parts, "pack: "+r.Pack+" (toolctl scan runs it alone)")
 	}
+	if r.Setting != "" {
+		parts = append(parts, "off until "+r.Setting+" is set")
+	}
 	if len(parts) == 0 {
 		return ""
 	}
@@ -364,6 +372,7 @@ type ruleItem struct {
 	Profiles    []string `json:"profiles"`
 	Target      string   `json:"target,omitempty"`
 	Pack        string   `json:"pack,omitempty"`
+	Setting     string   `json:"setting,omitempty"`
 	Description string   `json:"description"`
 }
 
@@ -378,7 +387,7 @@ func listRules(app *App, opts *lintOptions) error {
 		if profiles == nil {
 			profiles = []string{lint.ProfileDefault}
 		}
-		items = append(items, ruleItem{ID: r.ID, Severity: r.Severity.String(), Profiles: profiles, Target: r.Target, Pack: r.Pack, Description: r.Description})
+		items = append(items, ruleItem{ID: r.ID, Severity: r.Severity.String(), Profiles: profiles, Target: r.Target, Pack: r.Pack, Setting: r.Setting, Description: r.Description})
 	}
 	switch format {
 	case "json":
@@ -393,6 +402,9 @@ func listRules(app *App, opts *lintOptions) error {
 			if it.Target != "" {
 				scope = "--target " + it.Target
 			}
+			if it.Setting != "" {
+				scope = it.Setting
+			}
 			rows[i] = []string{it.ID, it.Severity, scope, it.Description}
 		}
 		writeTable(app.IO.Out, app.styles(), []string{"RULE", "SEVERITY", "IN", "CHECKS"}, rows)
@@ -404,8 +416,10 @@ func listRules(app *App, opts *lintOptions) error {
 // --- baselines ----------------------------------------------------------
 
 // baselineOverrides groups findings into one override per file that turns
-// off the rules found there.
-func baselineOverrides(root string, findings []lint.Finding) []lint.Override {
+// off the rules found there; a token budget exceeded is not turned off but
+// raised to what the file costs now (budgets, by file as loaded), so that
+// it cannot grow.
+func baselineOverrides(root string, findings []lint.Finding, budgets map[string]lint.BudgetLimits) []lint.Override {
 	var out []lint.Override
 	index := map[string]int{}
 	for _, f := range findings {
@@ -414,7 +428,10 @@ func baselineOverrides(root string, findings []lint.Finding) []lint.Override {
 		if !ok {
 			i = len(out)
 			index[rel] = i
-			out = append(out, lint.Override{Files: []string{rel}, Rules: map[string]lint.Severity{}})
+			out = append(out, lint.Override{Files: []string{rel}, Rules: map[string]lint.Severity{}, Budget: budgets[f.File]})
+		}
+		if b := budgets[f.File]; (f.Rule == budgetToolRule && b.Tool > 0) || (f.Rule == budgetTotalRule && b.Total > 0) {
+			continue
 		}
 		out[i].Rules[f.Rule] = lint.Off
 	}
@@ -422,7 +439,7 @@ func baselineOverrides(root string, findings []lint.Finding) []lint.Override {
 }
 
 // writeBaseline writes the baseline and returns how many files it covers.
-func writeBaseline(path string, findings []lint.Finding) (int, error) {
+func writeBaseline(path string, findings []lint.Finding, budgets map[string]lint.BudgetLimits) (int, error) {
 	var b strings.Builder
 	// spec.BaselineHeader first: every command recognises the file as no
 	// tool file, wherever it is.
@@ -430,14 +447,30 @@ func writeBaseline(path string, findings []lint.Finding) (int, error) {
 	b.WriteString("# when it was written. Apply it with toolctl lint --baseline " + filepath.ToSlash(path) + ";\n")
 	b.WriteString("# delete entries as you fix them. Paths are relative to this file's directory.\n")
 	b.WriteString("lint:\n  overrides:")
-	overrides := baselineOverrides(filepath.Dir(path), findings)
+	overrides := baselineOverrides(filepath.Dir(path), findings, budgets)
 	if len(overrides) == 0 {
 		b.WriteString(" []\n")
 	} else {
 		b.WriteString("\n")
 	}
 	for _, o := range overrides {
-		fmt.Fprintf(&b, "    - files: [%s]\n      rules:\n", yamlQuote(lint.EscapeGlob(o.Files[0])))
+		fmt.Fprintf(&b, "    - files: [%s]\n", yamlQuote(lint.EscapeGlob(o.Files[0])))
+		if o.Budget.Tool > 0 || o.Budget.Total > 0 {
+			b.WriteString("      budget: {")
+			sep := ""
+			if o.Budget.Tool > 0 {
+				fmt.Fprintf(&b, "tool: %d", o.Budget.Tool)
+				sep = ", "
+			}
+			if o.Budget.Total > 0 {
+				fmt.Fprintf(&b, "%stotal: %d", sep, o.Budget.Total)
+			}
+			b.WriteString("}   # what it costs now: lower it as you trim\n")
+		}
+		if len(o.Rules) == 0 {
+			continue
+		}
+		b.WriteString("      rules:\n")
 		ids := make([]string, 0, len(o.Rules))
 		for id := range o.Rules {
 			ids = append(ids, id)

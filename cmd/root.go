@@ -94,6 +94,7 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 		newCmdRun(app),
 		newCmdTest(app),
 		newCmdExport(app),
+		newCmdTokens(app),
 		newCmdImport(app),
 		newCmdBreaking(app),
 		newCmdLock(app),

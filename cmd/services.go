@@ -34,6 +34,9 @@ func (app *App) lintConfig() (lint.Config, []string, error) {
 		return lint.Config{}, nil, err
 	}
 	cfg, ignore, err := lint.ParseConfig(l.File, l.Dir, l.Node)
+	if err == nil {
+		err = budgetCounter(&cfg, l.File)
+	}
 	// entry-python-drift reads modules with the interpreter run uses; a
 	// run section with errors is run's to report, never lint's
 	if rs, rerr := config.Get[config.Run](app.config); rerr == nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // ConfigKeys are the keys of the lint section of .toolctl.yaml.
-var ConfigKeys = []string{"profile", "targets", "rules", "categories", "limits", "ignore", "overrides", "security"}
+var ConfigKeys = []string{"profile", "targets", "rules", "categories", "limits", "ignore", "overrides", "security", "budget"}
 
 // SecurityKeys are the keys of lint.security, mapped onto SecurityConfig.
 var SecurityKeys = []string{"hidden_instructions", "sensitive_data", "allow_hosts"}
@@ -115,6 +115,8 @@ func ParseConfig(path, root string, n *yaml.Node) (Config, []string, error) {
 				}
 				return nil
 			})
+		case "budget":
+			return p.budget(v, &cfg.Budget)
 		case "ignore":
 			list, err := p.globs(v, "lint.ignore")
 			if err != nil {
@@ -129,20 +131,23 @@ func ParseConfig(path, root string, n *yaml.Node) (Config, []string, error) {
 				field := fmt.Sprintf("lint.overrides[%d]", i)
 				o := Override{Root: root}
 				seen := map[string]bool{}
-				err := p.mapping(item, field, []string{"files", "rules"}, func(key string, k, v *yaml.Node) error {
+				err := p.mapping(item, field, []string{"files", "rules", "budget"}, func(key string, k, v *yaml.Node) error {
 					seen[key] = true
 					var err error
-					if key == "files" {
+					switch key {
+					case "files":
 						o.Files, err = p.globs(v, field+".files")
-					} else {
+					case "rules":
 						o.Rules, err = p.severities(v, field+".rules")
+					case "budget":
+						o.Budget, err = p.budgetLimits(v, field+".budget")
 					}
 					return err
 				})
 				if err != nil {
 					return err
 				}
-				if !seen["files"] || !seen["rules"] {
+				if !seen["files"] || !seen["rules"] && !seen["budget"] {
 					return p.errorf(item, "%s: needs both files: [globs] and rules: {rule-id: severity}", field)
 				}
 				cfg.Overrides = append(cfg.Overrides, o)
@@ -154,6 +159,72 @@ func ParseConfig(path, root string, n *yaml.Node) (Config, []string, error) {
 }
 
 type configParser struct{ file string }
+
+// tokens reads a token limit: a whole number of at least 1.
+func (p configParser) tokens(v *yaml.Node, field string) (int, error) {
+	var n int
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || v.Decode(&n) != nil || n < 1 {
+		return 0, p.errorf(v, "%s: expected a number of tokens of at least 1, got %q", field, v.Value)
+	}
+	return n, nil
+}
+
+// budgetLimits reads an override's budget: {tool, total}.
+func (p configParser) budgetLimits(n *yaml.Node, field string) (BudgetLimits, error) {
+	var b BudgetLimits
+	err := p.mapping(n, field, []string{"tool", "total"}, func(key string, k, v *yaml.Node) error {
+		t, err := p.tokens(v, field+"."+key)
+		if key == "tool" {
+			b.Tool = t
+		} else {
+			b.Total = t
+		}
+		return err
+	})
+	if err == nil && b.Tool == 0 && b.Total == 0 {
+		return b, p.errorf(n, "%s: set tool, total or both, in tokens", field)
+	}
+	return b, err
+}
+
+// budget reads lint.budget: {model, format, tool, total}. The counter
+// checks the model (cmd reports an unknown one at ModelPos).
+func (p configParser) budget(n *yaml.Node, b *BudgetConfig) error {
+	err := p.mapping(n, "lint.budget", BudgetKeys, func(key string, k, v *yaml.Node) error {
+		switch key {
+		case "model":
+			s, err := p.str(v, "lint.budget.model")
+			if err != nil {
+				return err
+			}
+			b.Model, b.ModelPos = s, spec.Pos{Line: v.Line, Col: v.Column}
+		case "format":
+			s, err := p.str(v, "lint.budget.format")
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(BudgetFormats, s) {
+				return p.errorf(v, "lint.budget.format: unknown format %q; use one of %s", s, strings.Join(BudgetFormats, ", "))
+			}
+			b.Format = s
+		case "tool", "total":
+			n, err := p.tokens(v, "lint.budget."+key)
+			if err != nil {
+				return err
+			}
+			if key == "tool" {
+				b.Tool = n
+			} else {
+				b.Total = n
+			}
+		}
+		return nil
+	})
+	if err == nil && b.Tool == 0 && b.Total == 0 {
+		return p.errorf(n, "lint.budget: set tool (the most one tool may cost), total (the most the set may cost) or both, in tokens")
+	}
+	return err
+}
 
 func (p configParser) errorf(n *yaml.Node, format string, args ...any) error {
 	return &diag.Diagnostic{File: p.file, Span: diag.At(spec.Pos{Line: n.Line, Col: n.Column}), Message: fmt.Sprintf(format, args...)}

@@ -51,6 +51,11 @@ type Rule struct {
 	// Target, when set, names the provider pack (--target) that enables
 	// the rule; such rules are off otherwise.
 	Target string
+	// Configured, when set, tells whether the configuration gives the rule
+	// what it checks (lint.budget); the rule is off until it does.
+	// Setting names that setting for the rule catalog.
+	Configured func(c *Config) bool
+	Setting    string
 	// Tool runs per tool, concurrently; Set once over every tool. A rule
 	// has one or both (security-confusable-name checks each name, and
 	// then the names against each other).
@@ -120,9 +125,12 @@ type Config struct {
 	Python string
 	// Security extends the security pack (lint.security).
 	Security SecurityConfig
+	// Budget configures the token budget rules (lint.budget).
+	Budget BudgetConfig
 
 	compiled *securityPatterns
 	shared   *runState
+	budget   *budgetState
 }
 
 // state is what the run's rules share (a zero Config gets its own).
@@ -182,6 +190,10 @@ func (s SecurityConfig) compile() (*securityPatterns, error) {
 type Override struct {
 	Files []string
 	Rules map[string]Severity
+	// Budget raises (or lowers) lint.budget for the files matched: what a
+	// baseline records of a tool or set over budget, so that it may not
+	// grow (BudgetConfig; the last matching override with a limit wins).
+	Budget BudgetLimits
 	// Root is the directory the globs are relative to ("" is the working
 	// directory), normally the config file's directory.
 	Root string
@@ -198,6 +210,9 @@ func (c *Config) profile() string {
 // severity before per-file overrides.
 func (c *Config) enabled(rule *Rule) (Severity, bool) {
 	if !rule.inProfile(c.profile()) || (rule.Target != "" && !slices.Contains(c.Targets, rule.Target)) {
+		return Off, false
+	}
+	if rule.Configured != nil && !rule.Configured(c) {
 		return Off, false
 	}
 	if c.Pack != "" && rule.Pack != c.Pack && rule.ID != ParseErrorID {
@@ -461,6 +476,7 @@ func newRun(cfg Config) *run {
 		r.cfg.compiled = p
 	}
 	r.cfg.shared = &runState{}
+	r.cfg.budget = &budgetState{counts: map[*spec.Tool]TokenCount{}}
 	r.parseSev, r.parseOn = cfg.enabled(ruleParseError)
 	limits := cfg.limits()
 	for _, rule := range Rules() {

@@ -55,6 +55,12 @@ func fixtureConfig(id string) Config {
 		if r.Target != "" {
 			cfg.Targets = []string{r.Target}
 		}
+		switch r {
+		case ruleBudgetToolTokens:
+			cfg.Budget = BudgetConfig{Tool: 40, Counter: fakeTokens}
+		case ruleBudgetTotalTokens:
+			cfg.Budget = BudgetConfig{Total: 50, Counter: fakeTokens}
+		}
 	}
 	return cfg
 }

@@ -19,6 +19,9 @@ func ruleTable() string {
 		if r.Target != "" {
 			in = "`--target " + r.Target + "`"
 		}
+		if r.Setting != "" {
+			in = "`" + r.Setting + "`"
+		}
 		if r.Pack != "" {
 			in += " (" + r.Pack + ")"
 		}

@@ -13,6 +13,8 @@ var rules = []*Rule{
 	ruleAnthropicName,
 	ruleAnthropicStrictLimits,
 	ruleAnthropicStrictSchema,
+	ruleBudgetToolTokens,
+	ruleBudgetTotalTokens,
 	ruleCategoryRequired,
 	ruleCategoryUnknown,
 	ruleCommandPlaceholderOption,
