@@ -10,7 +10,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/toolctl/toolctl/pkg/export"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/lsp"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"github.com/toolctl/toolctl/pkg/tokens"
 )
 
 type lspOptions struct {
@@ -66,7 +70,7 @@ func runLsp(opts *lspOptions) error {
 	if opts.debounce < 0 {
 		return usageError(fmt.Errorf("--debounce %s: give a duration of 0 or more, e.g. 20ms", opts.debounce))
 	}
-	srvOpts := lsp.Options{Debounce: opts.debounce, Version: currentBuild().Version}
+	srvOpts := lsp.Options{Debounce: opts.debounce, Version: currentBuild().Version, LintConfig: budgetCounter, ToolCost: toolCost}
 	if opts.logFile != "" {
 		f, err := os.OpenFile(opts.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -83,4 +87,14 @@ func runLsp(opts *lspOptions) error {
 		return &exitError{code: ExitProblems, err: fmt.Errorf("lsp: %v", err)}
 	}
 	return nil
+}
+
+// toolCost is hover's line on what t costs in an OpenAI request (the
+// tokens command's count; counted on first use).
+func toolCost(t *spec.Tool) string {
+	c, info, err := tokens.MeasureTool(t, export.OpenAI, "")
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("Context cost: %s as an OpenAI function (%s, %s; toolctl tokens for other providers)", lint.Plural(c.Tokens, "token", "tokens"), info.Model, info.Encoding)
 }

@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // frame writes LSP messages with their Content-Length headers.
@@ -60,4 +65,83 @@ func TestLspCommand(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(errOut, "--debounce -1s: give a duration of 0 or more") {
 		t.Errorf("--debounce -1s: exit %d, %s", code, errOut)
 	}
+}
+
+// TestLspBudgetAndCost: toolctl lsp's lint has the budget rules'
+// counter, as toolctl lint's, and hover on a tool's name says its cost.
+func TestLspBudgetAndCost(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll("tools", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(".toolctl.yaml", []byte("lint:\n  budget:\n    tool: 20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := filepath.Abs(filepath.Join("tools", "get_weather.yaml"))
+	uri := "file://" + filepath.ToSlash(path)
+	text := "name: get_weather\ndescription: Returns the current weather for a city, in metric units. Use it when the user asks about the weather.\ncategory: http\nentry: {type: http, method: GET, url: \"https://api.example.com/weather?q={city}\"}\ninput_schema:\n  type: object\n  properties:\n    city: {type: string, description: City name}\n  required: [city]\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := frame(
+		map[string]any{"id": 1, "method": "initialize", "params": map[string]any{"processId": nil, "rootUri": "file://" + filepath.ToSlash(dir), "capabilities": map[string]any{}}},
+		map[string]any{"method": "initialized", "params": map[string]any{}},
+		map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": text}}},
+		map[string]any{"id": 2, "method": "textDocument/hover", "params": map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 0, "character": 8}}},
+	)
+	// the diagnostics come after the debounce: the client waits for
+	// them before it shuts down
+	r, w := io.Pipe()
+	out := &watchWriter{marker: "publishDiagnostics", seen: make(chan struct{})}
+	go func() {
+		io.WriteString(w, in)
+		select {
+		case <-out.seen:
+		case <-time.After(time.Minute): // a hang: the test fails below
+		}
+		io.WriteString(w, frame(map[string]any{"id": 3, "method": "shutdown"}, map[string]any{"method": "exit"}))
+		w.Close()
+	}()
+	var errOut bytes.Buffer
+	app := &App{IO: &IOStreams{In: r, Out: out, ErrOut: &errOut}, Getenv: func(string) string { return "" }}
+	if code := Run(app, []string{"lsp", "--debounce", "1ms"}); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	for _, want := range []string{
+		`"code":"budget-tool-tokens"`,
+		`more than lint.budget.tool (20)`,
+		`Context cost: `,
+		` tokens as an OpenAI function (`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout has no %s:\n%s", want, out.String())
+		}
+	}
+}
+
+// watchWriter is a buffer that closes seen once marker was written.
+type watchWriter struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	marker string
+	seen   chan struct{}
+	closed bool
+}
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.buf.Write(p)
+	if !w.closed && strings.Contains(w.buf.String(), w.marker) {
+		w.closed = true
+		close(w.seen)
+	}
+	return n, err
+}
+
+func (w *watchWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }

@@ -290,6 +290,11 @@ func (s *Server) toolHover(d *document, name string) string {
 		if t.Description != "" {
 			b.WriteString("\n\n" + t.Description)
 		}
+		if s.opts.ToolCost != nil {
+			if cost := s.opts.ToolCost(t); cost != "" {
+				b.WriteString("\n\n" + cost)
+			}
+		}
 		fmt.Fprintf(&b, "\n\n%s", relPath(s.rootOf(t.Path()), t.Path())+":"+strconv.Itoa(t.Pos("/name").Line))
 		parts = append(parts, b.String())
 	}

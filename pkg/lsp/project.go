@@ -76,6 +76,9 @@ func (s *Server) projectOf(path string, onDisk bool) *project {
 		if err == nil {
 			p.cfg, p.ignore, err = lint.ParseConfig(l.File, l.Dir, l.Node)
 		}
+		if err == nil && s.opts.LintConfig != nil {
+			err = s.opts.LintConfig(&p.cfg, l.File)
+		}
 		if err != nil {
 			p.cfgErr = configDiagnostic(p.config, err)
 			return p

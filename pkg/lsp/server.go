@@ -31,6 +31,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 	"github.com/toolctl/toolctl/internal/testhook"
 	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/lint"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -43,6 +44,13 @@ type Options struct {
 	Version string
 	// Logf, when set, receives the server's log lines.
 	Logf func(format string, args ...any)
+	// LintConfig, when set, completes a lint configuration read from the
+	// config file at file, as toolctl lint's is (the budget rules' token
+	// counter lives above pkg/lint); an error is the config's.
+	LintConfig func(cfg *lint.Config, file string) error
+	// ToolCost, when set, says what a tool costs in context tokens, for
+	// hover ("" when it cannot say).
+	ToolCost func(t *spec.Tool) string
 }
 
 // DefaultDebounce is the wait after a change: keystrokes closer than this
