@@ -19,6 +19,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/config"
 	"github.com/toolctl/toolctl/pkg/importer"
 	"github.com/toolctl/toolctl/pkg/lint"
+	"github.com/toolctl/toolctl/pkg/lock"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -38,6 +39,11 @@ type importOptions struct {
 	functions  []string
 	module     string
 	exec       bool
+	// lock is the lock file import --from-server/--from-url pins what it
+	// imported in; noLock: none.
+	lock        string
+	lockChanged bool
+	noLock      bool
 }
 
 const importLong = `Turn tool definitions written for an LLM provider or an MCP server into
@@ -90,6 +96,13 @@ Sources (--from, default auto: detected from the shape of the input):
 A live MCP server is read with --from-server 'CMD ARGS' (stdio) or --from-url
 URL (Streamable HTTP): every page of tools/list is imported, and each tool
 gets an mcp entry that calls it on that server (--no-entry leaves it out).
+The import is pinned in the lock file (--lock, default toolctl.lock; see
+toolctl lock): the SHA-256 of each tool file written and, for the mcp
+entries, the server's identity (the command line or URL), its serverInfo
+and the hash of each tool it lists: the entries toolctl lock --upstream
+would write. An existing lock keeps everything else it pins; toolctl verify
+(--upstream) then checks the import like any locked tool. --no-lock writes
+no lock.
 
 Everything the source says is kept: schemas as written (key order included),
 descriptions, enums, defaults, examples (Anthropic input_examples become
@@ -117,6 +130,7 @@ func newCmdImport(app *App) *cobra.Command {
   toolctl import functions.jsonl --from bfcl -o bfcl/
   toolctl import --from-server 'uvx mcp-server-fetch' -o tools/fetch
   toolctl import --from-url https://mcp.example.org/mcp --header 'Authorization: Bearer ${TOKEN}'
+  toolctl import --from-server 'uvx mcp-server-fetch' --no-lock   # no toolctl.lock
   toolctl import --from python src/weather.py:forecast -o tools
   toolctl import --from python src/models.py --exec   # imports it: its code runs
   pbpaste | toolctl import --from python - --function slugify --module slugs
@@ -129,6 +143,7 @@ func newCmdImport(app *App) *cobra.Command {
 			if len(args) == 1 {
 				opts.input = args[0]
 			}
+			opts.lockChanged = cmd.Flags().Changed("lock")
 			return runImport(cmd.Context(), opts, cmd.Flags().Changed("output"))
 		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -145,6 +160,8 @@ func newCmdImport(app *App) *cobra.Command {
 	f.StringArrayVar(&opts.headers, "header", nil, "HTTP header for --from-url, \"Name: value\" (repeatable; ${ENV} is expanded)")
 	f.DurationVar(&opts.timeout, "timeout", importTimeout, "time limit for reading a live server, or a Python file (--from python)")
 	f.BoolVar(&opts.noEntry, "no-entry", false, "with --from-server/--from-url: write definition-only tools, without the mcp entry")
+	f.StringVar(&opts.lock, "lock", lock.FileName, "with --from-server/--from-url: the lock `FILE` to pin the imported tools and server in")
+	f.BoolVar(&opts.noLock, "no-lock", false, "with --from-server/--from-url: write no lock entries")
 	f.StringVar(&opts.category, "category", "", "category to give every imported tool (e.g. custom)")
 	f.StringSliceVar(&opts.functions, "function", nil, "with --from python: the function(s) to import (NAME or Class.method; repeatable, comma-separated); required for a snippet on stdin")
 	f.BoolVar(&opts.exec, "exec", false, "with --from python FILE.py: import the module (RUNS ITS CODE) to resolve run-time types (pydantic models, aliases from other modules)")
@@ -187,6 +204,12 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 		return usageError(fmt.Errorf("--module applies to a snippet on stdin (-); the module of %s is its file name", opts.input))
 	case !live && (len(opts.headers) > 0 || opts.noEntry):
 		return usageError(errors.New("--header and --no-entry apply to --from-server/--from-url only"))
+	case !live && (opts.noLock || opts.lockChanged):
+		return usageError(errors.New("--lock and --no-lock apply to --from-server/--from-url only"))
+	case opts.noLock && opts.lockChanged:
+		return usageError(errors.New("--lock names the lock file to write and --no-lock writes none; give one"))
+	case opts.lockChanged && opts.lock == "":
+		return usageError(errors.New("--lock: give a file name (or --no-lock)"))
 	}
 	if !dirChanged {
 		opts.dir = app.ToolsDir
@@ -195,6 +218,14 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 		return usageError(errors.New("-o: give a directory (or - for stdout)"))
 	}
 
+	// The lock is read before the server is: one that cannot be
+	// updated stops the import before anything is written.
+	var pins *importLock
+	if live && !opts.noLock && opts.dir != "-" {
+		if pins, err = readImportLock(opts.lock); err != nil {
+			return usageError(err)
+		}
+	}
 	var res *importer.Result
 	if live {
 		if ctx == nil {
@@ -219,6 +250,10 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 		}
 		if err != nil {
 			return usageError(err)
+		}
+		if pins != nil {
+			// what the server listed, before --category changes it
+			pins.server, pins.pinServer = lock.PinImported(res)
 		}
 	} else if from == importer.Python {
 		if res, err = importPython(ctx, app, opts); err != nil {
@@ -250,7 +285,64 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 	if opts.dir == "-" {
 		return printImported(app, opts, res)
 	}
-	return writeImported(app, opts, res)
+	if err := writeImported(app, opts, res); err != nil {
+		return err
+	}
+	if pins != nil && len(res.Tools) > 0 {
+		return writeImportLock(app, opts, res, pins)
+	}
+	return nil
+}
+
+// importLock is the lock import --from-server/--from-url updates.
+type importLock struct {
+	old       *lock.File // nil: there is none yet
+	server    lock.Server
+	pinServer bool
+}
+
+// readImportLock reads the lock file at path, if there is one.
+func readImportLock(path string) (*importLock, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
+			return nil, fmt.Errorf("--lock %s: the directory %s does not exist; create it, or pass --no-lock (nothing was imported)", path, filepath.Dir(path))
+		}
+		return &importLock{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the lock file %s: %v; fix it, give another with --lock, or pass --no-lock (nothing was imported)", path, unwrapPathError(err))
+	}
+	old, err := lock.Parse(path, data)
+	if err != nil {
+		return nil, fmt.Errorf("%v (nothing was imported; or pass --no-lock)", err)
+	}
+	return &importLock{old: old}, nil
+}
+
+// writeImportLock pins the written tool files and the server in the lock
+// (lock.Merge keeps what it pinned before).
+func writeImportLock(app *App, opts *importOptions, res *importer.Result, pins *importLock) error {
+	files := make([]string, len(res.Tools))
+	for i, t := range res.Tools {
+		files[i] = filepath.Join(opts.dir, t.Tool.Name+".yaml")
+	}
+	add, err := lock.BuildImported(files, opts.dir, filepath.Dir(opts.lock), pins.server, pins.pinServer)
+	if err != nil {
+		return usageError(fmt.Errorf("the tools were written, but cannot be pinned in %s: %v; run toolctl lock --upstream", opts.lock, err))
+	}
+	f := lock.Merge(pins.old, add)
+	if err := writeFileAtomic(opts.lock, f.Marshal()); err != nil {
+		return usageError(fmt.Errorf("the tools were written, but the lock file cannot be: %v; run toolctl lock --upstream", unwrapPathError(err)))
+	}
+	if !app.Quiet {
+		what := diag.Plural(len(add.Tools), "tool", "tools")
+		if pins.pinServer {
+			what += " and server " + pins.server.Server
+		}
+		fmt.Fprintf(app.IO.ErrOut, "toolctl: pinned %s in %s\n", what, opts.lock)
+	}
+	return nil
 }
 
 // importPython reads FILE.py[:NAME,...] statically (importer.ImportPython).

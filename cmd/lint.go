@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,6 +34,8 @@ type lintOptions struct {
 	explain     string
 	baseline    string
 	baselineOut string
+	against     againstFlags
+	timeout     time.Duration
 }
 
 func newCmdLint(app *App) *cobra.Command {
@@ -51,6 +54,11 @@ and budget ({model, format, tool, total}: token budgets, see toolctl tokens). In
 a comment "# toolctl:ignore RULE -- reason" ignores a finding on its line (or,
 on a line of its own, on the next line); "# toolctl:ignore-file RULE -- reason"
 the whole file.
+
+--against-server 'CMD ARGS' and --against-url URL (repeatable) list the
+tools of MCP servers the model will have beside these tools (within
+--timeout each): security-tool-shadowing then also reports a text that
+directs the use of one of their tools. Their tools are not linted.
 
 Several reports in one run: each --format may be followed by --output FILE,
 e.g. --format sarif --output results.sarif --format text. An --output with no
@@ -86,6 +94,8 @@ parse-error finding (exit 1), and the other files are still linted.`,
 	f.StringVar(&opts.explain, "explain", "", "explain `RULE` with a bad and a good example, and exit")
 	f.StringVar(&opts.baseline, "baseline", "", "apply the overrides of a baseline `FILE` (from --baseline-out)")
 	f.StringVar(&opts.baselineOut, "baseline-out", "", "write a baseline `FILE` that ignores every current finding, and exit 0")
+	opts.against.register(cmd)
+	f.DurationVar(&opts.timeout, "timeout", 30*time.Second, "give up on an --against-server or --against-url server after this long")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(report.Formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]string{"error", "warning", "info"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(lint.ProfileNames, cobra.ShellCompDirectiveNoFileComp))
@@ -213,6 +223,9 @@ func runLint(opts *lintOptions) error {
 	cfg, ignore, err := app.lintConfig()
 	if err != nil {
 		return usageError(err)
+	}
+	if cfg.KnownTools, err = opts.against.known(context.Background(), app, opts.timeout); err != nil {
+		return err
 	}
 	// Every file's parse tree is garbage once its rules ran and only what
 	// the cross-file rules read is kept (~1.2 KB a file: ~12 MB live on

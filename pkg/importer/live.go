@@ -47,6 +47,10 @@ type ServerOptions struct {
 	// NoEntry leaves the tools definition-only; by default each tool gets
 	// an mcp entry that calls it on the same server.
 	NoEntry bool
+	// Flag names the option Command came from in errors ("" is
+	// --from-server; scan --server, lint --against-server, an entry's
+	// server).
+	Flag string
 }
 
 // maxPages stops a server whose pagination never ends.
@@ -207,15 +211,19 @@ func (c *liveConn) connect(ctx context.Context) error {
 		if len(c.opts.Headers) > 0 {
 			return errors.New("--header applies to --from-url only; a stdio server takes its settings from its command line or environment")
 		}
+		flag := c.opts.Flag
+		if flag == "" {
+			flag = "--from-server"
+		}
 		argv, err := mcpclient.SplitCommandLine(c.opts.Command)
 		if err != nil {
-			return fmt.Errorf("--from-server: %v; fix the quoting", err)
+			return fmt.Errorf("%s: %v; fix the quoting", flag, err)
 		}
 		if len(argv) == 0 {
-			return errors.New("--from-server is empty; give the command that starts the MCP server, e.g. --from-server 'uvx mcp-server-fetch'")
+			return fmt.Errorf("%s is empty; give the command that starts the MCP server, e.g. %s 'uvx mcp-server-fetch'", flag, flag)
 		}
 		for i, a := range argv {
-			if argv[i], err = c.expand(a, "--from-server"); err != nil {
+			if argv[i], err = c.expand(a, flag); err != nil {
 				return err
 			}
 		}
@@ -227,9 +235,9 @@ func (c *liveConn) connect(ctx context.Context) error {
 				if strings.ContainsRune(argv[0], '/') {
 					where = "at that path"
 				}
-				return fmt.Errorf("--from-server: command %q not found %s; install it or fix the command line", argv[0], where)
+				return fmt.Errorf("%s: command %q not found %s; install it or fix the command line", flag, argv[0], where)
 			}
-			return fmt.Errorf("--from-server: cannot start %q: %v", argv[0], errors.Unwrap(err))
+			return fmt.Errorf("%s: cannot start %q: %v", flag, argv[0], errors.Unwrap(err))
 		}
 		c.proc = proc
 		transport = proc.Transport(c.wire.reader)

@@ -125,6 +125,11 @@ type Config struct {
 	Python string
 	// Security extends the security pack (lint.security).
 	Security SecurityConfig
+	// KnownTools are tools outside the linted set, by name, and where
+	// they are (the server of lint/scan --against-server): a text that
+	// directs their use is security-tool-shadowing too. They are not
+	// linted.
+	KnownTools map[string]string
 	// Budget configures the token budget rules (lint.budget).
 	Budget BudgetConfig
 
@@ -520,11 +525,15 @@ func (r *run) parseErrors(f *spec.File) []Finding {
 func (r *run) tool(t *spec.Tool) []Finding {
 	var out []Finding
 	state := &toolState{}
+	// One Reporter for all the rules of the tool: a copy per rule would
+	// escape (rules take *Reporter) and cost an allocation per rule and
+	// tool, the security pack's seven rules included.
+	rep := new(Reporter)
 	for _, tmpl := range r.toolRules {
-		rep := *tmpl
+		*rep = *tmpl
 		rep.findings = nil
 		rep.tool = state
-		rep.rule.Tool(&rep, t)
+		rep.rule.Tool(rep, t)
 		out = append(out, rep.findings...)
 	}
 	if state.walk != nil {

@@ -60,21 +60,36 @@ Good:
 	},
 }
 
-// confusableNameSet is the set half of security-confusable-name.
+// confusableNameSet is the set half of security-confusable-name. Tools
+// are grouped by a hash of their name's skeleton (no string per tool);
+// names whose hashes collide are compared by their skeletons.
 func confusableNameSet(r *Reporter, tools []*spec.Tool) {
-	first := map[string]*spec.Tool{}
+	first := make(map[uint64]*spec.Tool, len(tools))
+	var exact map[string]*spec.Tool // skeletons whose hash another skeleton has
 	for _, t := range tools {
 		if t.Name == "" {
 			continue
 		}
-		sk := skeleton(t.Name)
-		f, seen := first[sk]
+		h := skeletonHash(t.Name)
+		f, seen := first[h]
 		if !seen {
-			first[sk] = t
+			first[h] = t
 			continue
 		}
 		if f.Name == t.Name {
 			continue // name-unique
+		}
+		if sk := skeleton(t.Name); sk != skeleton(f.Name) {
+			if exact == nil {
+				exact = map[string]*spec.Tool{}
+			}
+			if f, seen = exact[sk]; !seen {
+				exact[sk] = t
+				continue
+			}
+			if f.Name == t.Name {
+				continue
+			}
 		}
 		p := f.Pos("/name")
 		where := fmt.Sprintf("line %d", p.Line)
@@ -84,6 +99,31 @@ func confusableNameSet(r *Reporter, tools []*spec.Tool) {
 		r.Report(t, "/name", "tool name %q looks the same as %q at %s (their Unicode TR39 skeletons are equal); rename one of them", t.Name, f.Name, where)
 		r.findings[len(r.findings)-1].Pointer, r.findings[len(r.findings)-1].Tool = "/name", t.Name
 	}
+}
+
+// skeletonHash is the 64-bit FNV-1a hash of skeleton(s), made without the
+// skeleton for an ASCII name (most names).
+func skeletonHash(s string) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	add := func(b byte) { h = (h ^ uint64(b)) * prime }
+	if !isASCII(s) {
+		s = skeleton(s)
+		for i := 0; i < len(s); i++ {
+			add(s[i])
+		}
+		return h
+	}
+	for i := 0; i < len(s); i++ {
+		if p := asciiPrototype[s[i]]; p != "" {
+			for j := 0; j < len(p); j++ {
+				add(p[j])
+			}
+		} else {
+			add(s[i])
+		}
+	}
+	return h
 }
 
 // skeleton is the Unicode TR39 skeleton of s restricted to the ASCII

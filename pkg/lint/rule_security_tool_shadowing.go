@@ -16,7 +16,8 @@ var ruleSecurityToolShadowing = &Rule{
 	Explain: `A tool's description is in the model's context whenever any tool is: a
 poisoned tool need not be called to act, it can change how the model uses a
 trusted one ("shadowing"). This rule reports text that names another tool of
-the linted set and directs its use: "when/whenever you use/call X ... always,
+the linted set (or of a server given with lint/scan --against-server or
+--against-url) and directs its use: "when/whenever you use/call X ... always,
 never, must, make sure, instead, do not", "X must always/never/send/use/...",
 "never/do not use X". Pointing to a related tool ("use search_files to find
 the path first") is not reported.
@@ -38,30 +39,27 @@ Good:
 			if m.name || m.key {
 				continue texts
 			}
-			var seen map[int]bool
+			// The names already reported in this text (directiveWords
+			// and mustDirective can find one twice): few, so a slice.
+			var seenBuf [4]int
+			seen := seenBuf[:0]
 			for _, h := range m.hits() {
 				if h.pattern < shadowTriggers.lo || h.pattern >= shadowTriggers.hi {
 					continue
-				}
-				if seen == nil {
-					seen = map[int]bool{}
-				}
-				add := func(from, to, sfrom, sto int) {
-					if seen[from] {
-						return
-					}
-					seen[from] = true
-					name := m.text[from:to]
-					span, _ := t.StringSpan(m.pointer(), m.key, from, to)
-					r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
 				}
 				match := directiveWords
 				if h.pattern == shadowMust {
 					match = mustDirective
 				}
-				if from, to, sfrom, sto := match(m.text, h.at); from >= 0 {
-					add(from, to, sfrom, sto)
+				// The matchers compare words lower-cased: given the
+				// lowered text (made once), they copy no word.
+				from, to, sfrom, sto := match(m.lowered(), h.at)
+				if from < 0 || slices.Contains(seen, from) {
+					continue
 				}
+				seen = append(seen, from)
+				span, _ := t.StringSpan(m.pointer(), m.key, from, to)
+				r.cfg.state().addMention(mention{tool: t, name: m.text[from:to], span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
 			}
 		}
 	},
@@ -71,10 +69,18 @@ Good:
 			names[t.Name] = true
 		}
 		for _, mt := range r.cfg.state().takeMentions() {
-			if !names[mt.name] || mt.name == mt.tool.Name {
+			if mt.name == mt.tool.Name {
 				continue
 			}
-			r.add(mt.tool.Path(), mt.span, "the %s of %s tells the model how to use another tool, %s (%s): a tool's text describes that tool only; remove the instruction, or review the tool", mt.label, mt.tool.Name, mt.name, mt.sentence)
+			if !names[mt.name] {
+				server, known := r.cfg.KnownTools[mt.name]
+				if !known {
+					continue
+				}
+				r.add(mt.tool.Path(), mt.span, "the %s of %s tells the model how to use %s, a tool of the server %s (%s): a tool's text describes that tool only; remove the instruction, or review the tool", mt.label, mt.tool.Name, mt.name, server, mt.sentence)
+			} else {
+				r.add(mt.tool.Path(), mt.span, "the %s of %s tells the model how to use another tool, %s (%s): a tool's text describes that tool only; remove the instruction, or review the tool", mt.label, mt.tool.Name, mt.name, mt.sentence)
+			}
 			f := &r.findings[len(r.findings)-1]
 			f.Pointer, f.Tool = mt.ptr, mt.tool.Name
 		}

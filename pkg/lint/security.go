@@ -22,8 +22,8 @@ const PackSecurity = "security"
 // modelText is one text of a tool that goes into the model's context.
 type modelText struct {
 	// The canonical JSON pointer is that of the container (an index in
-	// the tool's textWalk.paths) and tok: built only for a finding.
-	paths     *[]pathNode
+	// walk.paths) and tok: built only for a finding.
+	walk      *textWalk
 	container int32
 	tok       string
 	// key: the text is the mapping key tok (a parameter or property
@@ -64,8 +64,8 @@ func (m modelText) label() string {
 // tokens are the pointer's tokens, unescaped.
 func (m modelText) tokens() []string {
 	toks := []string{m.tok}
-	for i := m.container; i >= 0 && m.paths != nil; i = (*m.paths)[i].parent {
-		toks = append(toks, (*m.paths)[i].tok)
+	for i := m.container; i >= 0 && m.walk != nil; i = m.walk.paths[i].parent {
+		toks = append(toks, m.walk.paths[i].tok)
 	}
 	slices.Reverse(toks)
 	return toks
@@ -88,7 +88,11 @@ func (m *modelText) lowered() string {
 func (m *modelText) hits() []hit {
 	if !m.scanned {
 		if m.scannable() {
-			m.hitList, m.plain = scanTriggers(m.text)
+			// The hits go into the walk's arena: one slice for all
+			// the texts of the tool (and, pooled, of the next tools).
+			all, plain := scanTriggers(m.walk.hits, m.text)
+			m.hitList, m.plain = slices.Clip(all[len(m.walk.hits):]), plain
+			m.walk.hits = all
 			m.plainDone = true
 		}
 		m.scanned = true
@@ -136,7 +140,7 @@ func (r *Reporter) texts(t *spec.Tool) []modelText {
 		return r.tool.texts
 	}
 	if r.tool == nil {
-		return modelTexts(t, &textWalk{paths: new([]pathNode)})
+		return modelTexts(t, &textWalk{})
 	}
 	w := walkPool.Get().(*textWalk)
 	r.tool.walk = w
@@ -146,31 +150,34 @@ func (r *Reporter) texts(t *spec.Tool) []modelText {
 
 // walkPool recycles the texts of tools whose rules ran (run.tool): a
 // tool has tens of texts, and 10,000 tools would make as many slices.
-var walkPool = sync.Pool{New: func() any { return &textWalk{paths: new([]pathNode), out: make([]modelText, 0, 32)} }}
+var walkPool = sync.Pool{New: func() any { return &textWalk{out: make([]modelText, 0, 32)} }}
 
 // release returns the walk's slices to walkPool; nothing may hold its
 // texts any more.
 func (w *textWalk) release() {
 	clear(w.out)
 	w.out = w.out[:0]
-	clear(*w.paths)
-	*w.paths = (*w.paths)[:0]
+	clear(w.paths)
+	w.paths = w.paths[:0]
+	w.hits = w.hits[:0]
 	walkPool.Put(w)
 }
 
 // textWalk lists a tool's model texts.
 type textWalk struct {
-	paths *[]pathNode
+	paths []pathNode
 	out   []modelText
+	// hits is the arena of the texts' hitList (modelText.hits).
+	hits []hit
 }
 
 func (w *textWalk) node(parent int32, tok string) int32 {
-	*w.paths = append(*w.paths, pathNode{parent, tok})
-	return int32(len(*w.paths) - 1)
+	w.paths = append(w.paths, pathNode{parent, tok})
+	return int32(len(w.paths) - 1)
 }
 
 func (w *textWalk) add(container int32, tok, text string, key, name, prose bool) {
-	w.out = append(w.out, modelText{paths: w.paths, container: container, tok: tok, text: text, key: key, name: name, prose: prose})
+	w.out = append(w.out, modelText{walk: w, container: container, tok: tok, text: text, key: key, name: name, prose: prose})
 }
 
 // modelTexts lists every text of t a model sees: name, title,

@@ -199,14 +199,15 @@ var lowerByte = func() (t [256]byte) {
 	return t
 }()
 
-// scanTriggers returns the trigger positions in text of the patterns
-// whose also words and bytes it has, in text order, and whether text is
-// plainASCII (one pass for both). Words are runs of ASCII letters,
-// digits, _ and ', compared in lower case (without lower-casing the whole
-// text: almost no text has a trigger).
-func scanTriggers(text string) ([]hit, bool) {
+// scanTriggers appends to dst the trigger positions in text of the
+// patterns whose also words and bytes it has, in text order, and tells
+// whether text is plainASCII (one pass for both). Words are runs of ASCII
+// letters, digits, _ and ', compared in lower case (without lower-casing
+// the whole text: almost no text has a trigger).
+func scanTriggers(dst []hit, text string) ([]hit, bool) {
 	index := triggerIndex()
-	var hits []hit
+	base := len(dst)
+	hits := dst
 	var alsoSeen uint64
 	var prev *wordTriggers
 	var seen uint8 // the byteClass bits of the text
@@ -244,11 +245,11 @@ func scanTriggers(text string) ([]hit, bool) {
 		i = j
 	}
 	plain := seen&classOther == 0
-	if len(hits) == 0 {
-		return nil, plain
+	if len(hits) == base {
+		return hits, plain
 	}
-	out := hits[:0]
-	for _, h := range hits {
+	out := hits[:base]
+	for _, h := range hits[base:] {
 		p := allPatterns[h.pattern]
 		if (p.also == nil || alsoSeen&(1<<h.pattern) != 0) && (p.bytes == "" || strings.ContainsAny(text, p.bytes)) {
 			out = append(out, h)
@@ -322,17 +323,19 @@ func (ps patternSet) first(m *modelText) (int, int, string) {
 			continue
 		}
 		p := allPatterns[h.pattern]
-		if s, e := p.matchAt(m.text, h.at); s >= 0 && (best < 0 || s < best) {
+		if s, e := p.matchAt(m, h.at); s >= 0 && (best < 0 || s < best) {
 			best, end, kind = s, e, p.kind
 		}
 	}
 	return best, end, kind
 }
 
-// matchAt returns the match of p around the trigger at byte at of text,
-// or -1. It lower-cases only the window around the trigger (a text can be
-// a long detail; a trigger is rare).
-func (p *textPattern) matchAt(text string, at int) (int, int) {
+// matchAt returns the match of p around the trigger at byte at of m's
+// text, or -1. It reads the text lower-cased (m.lowered: once per text
+// with a trigger, almost none has one) in the window around the trigger
+// (a text can be a long detail).
+func (p *textPattern) matchAt(m *modelText, at int) (int, int) {
+	text := m.lowered()
 	if p.at != nil {
 		return p.at(text, at) // word matchers compare words lower-cased
 	}
@@ -342,7 +345,7 @@ func (p *textPattern) matchAt(text string, at int) (int, int) {
 		// it are enough.
 		from, to = max(0, at-30), min(len(text), at+40)
 	}
-	s, e := p.find(lowerASCII(text[from:to]))
+	s, e := p.find(text[from:to])
 	if s < 0 {
 		return -1, -1
 	}
@@ -354,13 +357,14 @@ func (p *textPattern) matchAt(text string, at int) (int, int) {
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; c >= 'A' && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
+			// One allocation (a []byte and string() would be two).
+			var b strings.Builder
+			b.Grow(len(s))
+			b.WriteString(s[:i])
+			for j := i; j < len(s); j++ {
+				b.WriteByte(lowerByte[s[j]])
 			}
-			return string(b)
+			return b.String()
 		}
 	}
 	return s

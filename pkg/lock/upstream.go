@@ -1,6 +1,7 @@
 package lock
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -29,8 +30,8 @@ type ServerInfo struct {
 	Version string `yaml:"version"`
 }
 
-// ServerTool pins one tool a server lists: the SHA-256 of its canonical
-// JSON, kept in Definition.
+// ServerTool pins one tool a server lists, by the name it lists it by:
+// the SHA-256 of its canonical JSON, kept in Definition.
 type ServerTool struct {
 	Name       string `yaml:"name"`
 	SHA256     string `yaml:"sha256"`
@@ -109,7 +110,7 @@ func serverOf(e *spec.Entry) (string, importer.ServerOptions) {
 // Connect lists an upstream server's tools (this starts a stdio server).
 func Connect(ctx context.Context, u Upstream, getenv func(string) string, timeout time.Duration) (*importer.Result, error) {
 	opts := u.Options
-	opts.Getenv, opts.Timeout, opts.NoEntry = getenv, timeout, true
+	opts.Getenv, opts.Timeout, opts.NoEntry, opts.Flag = getenv, timeout, true, "entry.server"
 	return importer.ImportServer(ctx, opts)
 }
 
@@ -117,11 +118,34 @@ func Connect(ctx context.Context, u Upstream, getenv func(string) string, timeou
 func PinServer(u Upstream, res *importer.Result) Server {
 	s := Server{Server: u.Server, Info: ServerInfo{res.ServerName, res.ServerVersion}}
 	for _, it := range res.Tools {
-		def := string(breaking.FromSpec(it.Tool).JSON())
-		s.Tools = append(s.Tools, ServerTool{Name: it.Tool.Name, SHA256: Hash([]byte(def)), Definition: def})
+		t := it.Tool
+		if t.Entry != nil {
+			// The mcp entry toolctl import adds (it calls the tool on
+			// this server) is no part of what the server lists.
+			c := *t
+			c.Entry = nil
+			t = &c
+		}
+		def := string(breaking.FromSpec(t).JSON())
+		s.Tools = append(s.Tools, ServerTool{Name: listedName(it), SHA256: Hash([]byte(def)), Definition: def})
 	}
 	slices.SortFunc(s.Tools, func(a, b ServerTool) int { return strings.Compare(a.Name, b.Name) })
 	return s
+}
+
+// sdkHints is t with readOnlyHint and idempotentHint false written as
+// unset. listed (CheckUpstream) is the MCP SDK's encoding of the server's
+// tool, which writes idempotentHint: false when the server sent none and
+// drops readOnlyHint: false; false is the MCP default of both, so either
+// way means the same.
+func sdkHints(t *breaking.Tool) *breaking.Tool {
+	c := *t
+	for _, h := range []**bool{&c.Hints.ReadOnly, &c.Hints.Idempotent} {
+		if *h != nil && !**h {
+			*h = nil
+		}
+	}
+	return &c
 }
 
 // Server rule IDs.
@@ -192,9 +216,18 @@ func VerifyServer(f *File, u Upstream, res *importer.Result) []diag.Diagnostic {
 	return out
 }
 
+// listedName is the name the server lists a tool by (which mcp entries
+// call), not the one toolctl gives it (fs.read, imported as fs_read).
+func listedName(it *importer.Tool) string {
+	if it.SourceName != "" {
+		return it.SourceName
+	}
+	return it.Tool.Name
+}
+
 func indexOf(res *importer.Result, name string, guess int) int {
 	for i, it := range res.Tools {
-		if it.Tool.Name == name {
+		if listedName(it) == name {
 			return i
 		}
 	}
@@ -247,8 +280,12 @@ func (f *File) CheckUpstream(t *spec.Tool, listed []byte) error {
 	if Hash(def) == locked.SHA256 {
 		return nil
 	}
+	old, oldErr := lockedTool(f.path, Entry{Name: locked.Name, Definition: locked.Definition})
+	if oldErr == nil && bytes.Equal(sdkHints(old).JSON(), sdkHints(cur).JSON()) {
+		return nil
+	}
 	var diffs []string
-	if old, err := lockedTool(f.path, Entry{Name: locked.Name, Definition: locked.Definition}); err == nil {
+	if oldErr == nil {
 		old.Lacks, cur.Lacks = breaking.MCPLacks, breaking.MCPLacks
 		for _, d := range breaking.Compare([]*breaking.Tool{old}, []*breaking.Tool{cur}, breaking.Options{Additions: true, Severity: map[string]diag.Severity{"version": diag.Off}}) {
 			diags := d.Message + " (" + d.Rule + ")"

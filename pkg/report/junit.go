@@ -51,6 +51,12 @@ func writeJUnit(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary, opt Op
 			if caseName == "" { // a problem no rule names (a syntax error)
 				caseName = f.Severity.String()
 			}
+			if opt.ToolPointers && f.Tool != "" {
+				caseName += fmt.Sprintf(" in tool %q", f.Tool)
+				if f.Pointer != "" {
+					caseName += " (" + f.Pointer + ")"
+				}
+			}
 			if hasPos(f.Span) {
 				at := fmt.Sprintf("%d:%d", f.Span.Start.Line, f.Span.Start.Col)
 				caseName += " at " + at

@@ -53,6 +53,12 @@ type Options struct {
 	Rules []Rule
 	// Quiet drops the text format's summary line.
 	Quiet bool
+	// ToolPointers: a finding's tool and JSON pointer (Tool, Pointer)
+	// also go where machines read them: SARIF logicalLocations and
+	// properties, the JUnit test case name. toolctl scan sets it: the
+	// tools it imports have no file of their own, so the pointer is their
+	// position. (The messages hold both either way.)
+	ToolPointers bool
 }
 
 // Write renders findings in format to w. Findings are written in the order

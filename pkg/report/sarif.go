@@ -74,15 +74,32 @@ type sarifArtifactLocation struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId,omitempty"`
-	RuleIndex *int            `json:"ruleIndex,omitempty"`
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	RuleID     string           `json:"ruleId,omitempty"`
+	RuleIndex  *int             `json:"ruleIndex,omitempty"`
+	Level      string           `json:"level"`
+	Message    sarifText        `json:"message"`
+	Locations  []sarifLocation  `json:"locations"`
+	Properties *sarifProperties `json:"properties,omitempty"`
 }
 
 type sarifLocation struct {
-	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+	PhysicalLocation sarifPhysicalLocation  `json:"physicalLocation"`
+	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+}
+
+// sarifLogicalLocation is the value a finding is about, by its JSON
+// pointer in the tool (Options.ToolPointers).
+type sarifLogicalLocation struct {
+	Name               string `json:"name"`
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}
+
+// sarifProperties is a result's property bag: the tool and the pointer
+// (Options.ToolPointers).
+type sarifProperties struct {
+	Tool    string `json:"tool,omitempty"`
+	Pointer string `json:"pointer,omitempty"`
 }
 
 type sarifPhysicalLocation struct {
@@ -131,6 +148,14 @@ func writeSARIF(b *bytes.Buffer, findings []diag.Diagnostic, sum Summary, opt Op
 		}
 		if i, ok := ruleIndex[f.Rule]; ok {
 			r.RuleIndex = intPtr(i)
+		}
+		if opt.ToolPointers && (f.Tool != "" || f.Pointer != "") {
+			r.Properties = &sarifProperties{Tool: f.Tool, Pointer: f.Pointer}
+			if f.Pointer != "" {
+				name := f.Pointer[strings.LastIndexByte(f.Pointer, '/')+1:]
+				name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+				r.Locations[0].LogicalLocations = []sarifLogicalLocation{{Name: name, FullyQualifiedName: f.Pointer, Kind: "value"}}
+			}
 		}
 		results = append(results, r)
 	}

@@ -232,3 +232,31 @@ func sourcePointer(ptr string) string {
 	}
 	return ptr
 }
+
+// Against lists the tools of other servers (lint and scan --against-server,
+// --against-url), as lint.Config.KnownTools: their names (as the server
+// lists them, and as toolctl names them when that differs) and the server.
+// Each server is read as Server reads one (importer.ImportServer: its
+// limits, opts.Timeout); its tools are not scanned.
+func Against(ctx context.Context, servers []importer.ServerOptions) (map[string]string, error) {
+	known := map[string]string{}
+	for _, opts := range servers {
+		opts.NoEntry = true
+		name := opts.Command
+		if name == "" {
+			name = opts.URL
+		}
+		res, err := importer.ImportServer(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range res.Tools {
+			for _, n := range []string{t.SourceName, t.Tool.Name} {
+				if _, seen := known[n]; !seen && n != "" {
+					known[n] = name
+				}
+			}
+		}
+	}
+	return known, nil
+}
