@@ -54,6 +54,7 @@ var layering = map[string][]string{
 	"pkg/scan":        {"pkg/diag", "pkg/importer", "pkg/lint", "pkg/spec"},
 	"pkg/contract":    {"pkg/breaking", "pkg/diag", "pkg/mcpclient", "pkg/run", "pkg/spec", "pkg/validate"},
 	"pkg/lock":        {"pkg/breaking", "pkg/diag", "pkg/importer", "pkg/spec"},
+	"pkg/lsp":         {"internal/testhook", "pkg/config", "pkg/diag", "pkg/format", "pkg/lint", "pkg/spec"},
 	"pkg/tokens":      {"pkg/export", "pkg/spec"},
 	// layer 5, the commands: flags, wiring, output; anything below
 	"cmd":             {"*"},

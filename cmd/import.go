@@ -166,7 +166,7 @@ func newCmdImport(app *App) *cobra.Command {
 	f.StringSliceVar(&opts.functions, "function", nil, "with --from python: the function(s) to import (NAME or Class.method; repeatable, comma-separated); required for a snippet on stdin")
 	f.BoolVar(&opts.exec, "exec", false, "with --from python FILE.py: import the module (RUNS ITS CODE) to resolve run-time types (pydantic models, aliases from other modules)")
 	f.StringVar(&opts.module, "module", "", "with --from python -: the module of the python entry (the snippet saved as MODULE.py); none: tools without an entry")
-	f.StringVar(&opts.schemaRef, "schema-ref", spec.SchemaID, "the $schema of the yaml-language-server modeline; empty for none")
+	f.StringVar(&opts.schemaRef, "schema-ref", spec.SchemaURL(currentBuild().Version), "the $schema of the yaml-language-server modeline; empty for none")
 	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("output")
 	return cmd

@@ -50,7 +50,9 @@ http, javascript and python entries only). --format json writes NAME.json.
 
 The modeline points at --schema-ref; by default at a local copy of the schema
 when the project has one (.toolctl/tool.schema.json or schema/tool.schema.json,
-from 'toolctl schema'), else at ` + spec.SchemaID + `.
+from 'toolctl schema'), else at the schema of this release in the repository
+(https://raw.githubusercontent.com/` + spec.SchemaRepo + `/vX.Y.Z/schema/tool.schema.json,
+at main for a build that is no release).
 
 NAME is checked (snake_case, at most 64 characters or lint.limits.name_max)
 before anything is written. An existing file is never replaced without
@@ -329,7 +331,7 @@ func defaultSchemaRef(app *App, dir string) string {
 			}
 		}
 	}
-	return spec.SchemaID
+	return spec.SchemaURL(currentBuild().Version)
 }
 
 // checkNewTargets refuses to replace a file without --force, and refuses

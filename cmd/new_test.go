@@ -97,3 +97,26 @@ func TestNewWithNameDoesNotAsk(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, errOut)
 	}
 }
+
+// TestNewModelineAtTheReleaseTag: a release build's modeline points at
+// the schema of its own tag, which exists once the release is tagged.
+func TestNewModelineAtTheReleaseTag(t *testing.T) {
+	old := version
+	version = "1.2.3" // as goreleaser sets it: without the v
+	t.Cleanup(func() { version = old })
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var out, errOut bytes.Buffer
+	app := &App{IO: &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Getenv: func(string) string { return "" }}
+	if code := Run(app, []string{"new", "get_customer", "--dir", "."}); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "get_customer.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# yaml-language-server: $schema=https://raw.githubusercontent.com/toolctl/toolctl/v1.2.3/schema/tool.schema.json\n"
+	if first, _, _ := strings.Cut(string(data), "\n"); first+"\n" != want {
+		t.Errorf("first line %q, want %q", first, want)
+	}
+}

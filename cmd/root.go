@@ -104,6 +104,7 @@ or argument, missing path, unknown tool, invalid config); toolctl run also uses
 		newCmdNew(app),
 		newCmdFmt(app),
 		newCmdServe(app),
+		newCmdLsp(app),
 		newCmdVersion(app),
 	)
 	root.InitDefaultCompletionCmd()

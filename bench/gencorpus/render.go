@@ -4,7 +4,7 @@ import (
 	"fmt"
 )
 
-const schemaURL = "https://toolctl.dev/schema/tool.json"
+const schemaURL = "https://raw.githubusercontent.com/toolctl/toolctl/main/schema/tool.schema.json"
 
 // render builds tool t in its dialect and returns the file's bytes.
 func (p *plan) render(t *tool) []byte {

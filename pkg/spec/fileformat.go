@@ -24,8 +24,51 @@ import (
 // and OpenAI files legitimately differ, and TestSchemaAcceptsCorpora checks
 // that every file the parser reads cleanly is accepted.
 
-// SchemaID is where the schema is published; the $id of the document.
-const SchemaID = "https://toolctl.dev/schema/tool.json"
+// SchemaRepo is the GitHub repository (the module path's, go.mod) whose
+// schema/tool.schema.json is the published schema.
+const SchemaRepo = "toolctl/toolctl"
+
+// SchemaID is the $id of the schema: its raw URL on the main branch.
+const SchemaID = "https://raw.githubusercontent.com/" + SchemaRepo + "/main/schema/tool.schema.json"
+
+// SchemaURL is the URL of the schema a build of version should point
+// editors at: schema/tool.schema.json at the release tag (version v1.2.3
+// or 1.2.3, as goreleaser sets it, is tag v1.2.3), or on main (SchemaID)
+// for a build that is no release (dev, a pseudo-version, a modified
+// checkout), whose schema may be newer than any release's.
+func SchemaURL(version string) string {
+	v := strings.TrimPrefix(version, "v")
+	if v == "" || strings.Contains(v, "+") || !isReleaseVersion(v) {
+		return SchemaID
+	}
+	return "https://raw.githubusercontent.com/" + SchemaRepo + "/v" + v + "/schema/tool.schema.json"
+}
+
+// isReleaseVersion tells whether v is MAJOR.MINOR.PATCH with an optional
+// pre-release that is not a Go pseudo-version's (yyyymmddhhmmss-commit).
+func isReleaseVersion(v string) bool {
+	core, pre, _ := strings.Cut(v, "-")
+	parts := strings.Split(core, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	if pre == "" {
+		return true
+	}
+	// v0.0.0-20260101120000-abcdef123456, v1.2.4-0.20260101120000-abcdef123456
+	fields := strings.FieldsFunc(pre, func(r rune) bool { return r == '-' || r == '.' })
+	for _, f := range fields {
+		if len(f) == 14 && strings.Trim(f, "0123456789") == "" {
+			return false
+		}
+	}
+	return true
+}
 
 type fileTool struct {
 	Schema         string            `json:"$schema,omitempty" jsonschema_description:"The JSON Schema this file follows (JSON files cannot carry the yaml-language-server modeline)."`

@@ -342,3 +342,35 @@ func TestSectionFieldOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaURL: a release points at its own tag's schema; anything else
+// at main's.
+func TestSchemaURL(t *testing.T) {
+	tag := "https://raw.githubusercontent.com/toolctl/toolctl/v1.2.3/schema/tool.schema.json"
+	for version, want := range map[string]string{
+		"v1.2.3":                               tag,
+		"1.2.3":                                tag,
+		"v1.2.3-rc.1":                          "https://raw.githubusercontent.com/toolctl/toolctl/v1.2.3-rc.1/schema/tool.schema.json",
+		"dev":                                  SchemaID,
+		"":                                     SchemaID,
+		"(devel)":                              SchemaID,
+		"v0.0.0-20260101120000-abcdef123456":   SchemaID,
+		"v1.2.4-0.20260101120000-abcdef123456": SchemaID,
+		"v1.2.3+dirty":                         SchemaID,
+	} {
+		if got := SchemaURL(version); got != want {
+			t.Errorf("SchemaURL(%q) = %s, want %s", version, got, want)
+		}
+	}
+	if SchemaID != "https://raw.githubusercontent.com/toolctl/toolctl/main/schema/tool.schema.json" {
+		t.Errorf("SchemaID = %s", SchemaID)
+	}
+	// the repository is the module's
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Skip("no go.mod")
+	}
+	if first, _, _ := strings.Cut(string(mod), "\n"); first != "module github.com/"+SchemaRepo {
+		t.Errorf("go.mod says %q; SchemaRepo is %s", first, SchemaRepo)
+	}
+}
