@@ -37,10 +37,11 @@ func (app *App) lintConfig() (lint.Config, []string, error) {
 	if err == nil {
 		err = budgetCounter(&cfg, l.File)
 	}
-	// entry-python-drift reads modules with the interpreter run uses; a
-	// run section with errors is run's to report, never lint's
+	// entry-python-drift reads modules with the interpreter run uses when
+	// it is a command on PATH, never a path the repository ships; a run
+	// section with errors is run's to report, never lint's
 	if rs, rerr := config.Get[config.Run](app.config); rerr == nil {
-		cfg.Python = rs.Python
+		cfg.Python = rs.ReaderPython()
 	}
 	return cfg, ignore, err
 }

@@ -70,3 +70,16 @@ func (rc *Run) decode(d decoder, sec *yaml.Node) error {
 	}
 	return nil
 }
+
+// ReaderPython is the interpreter commands that only read Python modules
+// (lint's entry-python-drift, the language server) may start: run.python
+// when it is a command found on PATH, "" (python3) when it is a path. A
+// cloned repository's config must not make reading its files run a
+// program it ships (run.python: ./bin/python); toolctl run, which runs
+// the repository's tools anyway, uses the path.
+func (r Run) ReaderPython() string {
+	if strings.ContainsAny(r.Python, `/\`) {
+		return ""
+	}
+	return r.Python
+}

@@ -83,12 +83,12 @@ func (s *Server) projectOf(path string, onDisk bool) *project {
 			p.cfgErr = configDiagnostic(p.config, err)
 			return p
 		}
-		if rs, rerr := config.Get[config.Run](f); rerr == nil && !strings.ContainsAny(rs.Python, `/\`) {
+		if rs, rerr := config.Get[config.Run](f); rerr == nil {
 			// entry-python-drift runs it (python_ast.py, reading modules
 			// statically) as soon as a file is opened, with no command
 			// typed: only a command found on PATH, never a path a cloned
 			// repository's config names (run.python: ./bin/python)
-			p.cfg.Python = rs.Python
+			p.cfg.Python = rs.ReaderPython()
 		}
 	}
 	if base == "" {
