@@ -56,12 +56,19 @@ func TestCompare(t *testing.T) {
 
 func TestParseExpectErrors(t *testing.T) {
 	for src, want := range map[string]string{
-		`{"match":"fuzzy"}`:          "expect.match",
-		`{"tolerance":-1}`:           "expect.tolerance",
-		`{"pattern":"("}`:            "expect.pattern",
-		`{"error":{"kind":"x"}}`:     "expect.error.kind",
-		`{"schema":{"type":"nope"}}`: "expect.schema",
-		`{"colour":1}`:               "expect.colour",
+		`{"match":"fuzzy"}`:                              "expect.match",
+		`{"tolerance":-1}`:                               "expect.tolerance",
+		`{"pattern":"("}`:                                "expect.pattern",
+		`{"error":{"kind":"x"}}`:                         "expect.error.kind",
+		`{"schema":{"type":"nope"}}`:                     "expect.schema",
+		`{"colour":1}`:                                   "expect.colour",
+		`{"isError":"yes"}`:                              "expect.isError",
+		`{"content":{"type":"image"}}`:                   "expect.content",
+		`{"content":[1]}`:                                "expect.content[0]",
+		`{"content":[{"type":"picture"}]}`:               "expect.content[0].type",
+		`{"content":[{"data":"sha256:zz"}]}`:             "expect.content[0].data",
+		`{"content":[{"resource":{"blob":"sha256:1"}}]}`: "expect.content[0].resource.blob",
+		`{"isError":true,"error":{}}`:                    "expect.isError",
 	} {
 		v, _ := spec.DecodeJSON([]byte(src))
 		_, err := ParseExpect(v.(*spec.Map))

@@ -347,9 +347,6 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 			if err != nil {
 				return nil, err
 			}
-			if m, ok := res.Value.(*run.MCPResult); ok {
-				return mcpValue(m)
-			}
 			return res.Value, nil
 		}
 	}
@@ -364,18 +361,34 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 		checkError(o, expect.Error, err)
 		return
 	}
+	ans, err := answerOf(value, err)
+	if expect.IsError != nil && err != nil && ans != nil && ans.IsError {
+		if !*expect.IsError {
+			fail("the tool answered with an error (isError), expect.isError is false: %v", err)
+			return
+		}
+		err = nil // the isError result is what the example expects
+	}
 	if err != nil {
 		fail("the call failed: %v", err)
 		return
 	}
-	got, err := Normalize(value)
+	if ans == nil {
+		fail("the result cannot be read as MCP content")
+		return
+	}
+	if expect.IsError != nil && *expect.IsError && !ans.IsError {
+		fail("the result is not an error (isError), expect.isError is true")
+		return
+	}
+	got, err := Normalize(ans.Value)
 	if err != nil {
 		fail("the result is not JSON: %v", err)
 		return
 	}
 	o.Status = Pass
 	var problems []string
-	if t.OutputSchema != nil {
+	if t.OutputSchema != nil && !ans.IsError {
 		s, err := validate.Compile(t.OutputSchema)
 		if err != nil {
 			problems = append(problems, "the tool's output schema does not compile: "+validate.CompileMessage(err))
@@ -404,6 +417,7 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 			}
 		}
 	}
+	var lead []string
 	if len(o.Diffs) > 0 {
 		mode := "subset"
 		if expect.Exact {
@@ -411,8 +425,15 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 		} else if expect.Types {
 			mode = "types"
 		}
-		problems = append([]string{fmt.Sprintf("the result does not match expected (%s match)", mode)}, problems...)
+		lead = append(lead, fmt.Sprintf("the result does not match expected (%s match)", mode))
 	}
+	if expect.Content != nil {
+		if d := contentDiffs(expect.Content, ans.content(), expect.Tolerance); len(d) > 0 {
+			o.Diffs = append(o.Diffs, d...)
+			lead = append(lead, "the content items do not match expect.content (each item a subset match, element by element)")
+		}
+	}
+	problems = append(lead, problems...)
 	if len(problems) > 0 {
 		o.Status, o.Reason = Fail, strings.Join(problems, "; ")
 	}

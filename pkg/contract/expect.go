@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,18 @@ type Expect struct {
 	Schema *jsonschema.Schema
 	// Error, when set, makes the example a negative one: the call must fail.
 	Error *ExpectError
+	// Content, when set, are the result's MCP content items, each an
+	// object matched as a subset of the item at its index (the result has
+	// as many items); a data or resource blob "sha256:HEX" matches the
+	// SHA-256 of the item's decoded bytes. Normalized JSON values.
+	Content []any
+	// IsError, when set, is whether the result must be an isError one (a
+	// failure the model sees, not a crash).
+	IsError *bool
 }
+
+// contentTypes are the MCP content item types expect.content may name.
+var contentTypes = []string{"text", "image", "audio", "resource", "resource_link"}
 
 // ExpectError is what a negative example's failure must be.
 type ExpectError struct {
@@ -124,11 +136,108 @@ func ParseExpect(m *spec.Map) (*Expect, error) {
 					x.Error.Message = s
 				}
 			}
+		case "isError":
+			b, ok := v.(bool)
+			if !ok {
+				return nil, bad(key, "%s is not a boolean; give true (the tool must answer with an isError result) or false", show(v))
+			}
+			x.IsError = &b
+		case "content":
+			items, err := parseContent(v)
+			if err != nil {
+				return nil, err
+			}
+			x.Content = items
 		default:
-			return nil, bad(key, "unknown field; expect has match, tolerance, contains, pattern, schema and error")
+			return nil, bad(key, "unknown field; expect has match, tolerance, contains, pattern, schema, error, content and isError")
 		}
 	}
+	if x.Error != nil && x.IsError != nil {
+		return nil, bad("isError", "expect.error and expect.isError exclude each other: expect.error says the call fails (an isError result is a ToolExecutionError), expect.isError checks the isError result's content; keep one")
+	}
 	return x, nil
+}
+
+// parseContent reads expect.content: a list of content item objects.
+func parseContent(v any) ([]any, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, &FieldError{Pointer: "/expect/content", Message: fmt.Sprintf("expect.content: %s is not a list; give the content items, e.g. [{type: image, mimeType: image/png}]", show(v))}
+	}
+	items := make([]any, len(list))
+	for i, it := range list {
+		at := fmt.Sprintf("/expect/content/%d", i)
+		bad := func(sub, format string, a ...any) error {
+			name := "expect.content[" + strconv.Itoa(i) + "]"
+			if sub != "" {
+				name += "." + strings.ReplaceAll(sub, "/", ".")
+				at += "/" + sub
+			}
+			return &FieldError{Pointer: at, Message: name + ": " + fmt.Sprintf(format, a...)}
+		}
+		m, ok := it.(*spec.Map)
+		if !ok {
+			return nil, bad("", "%s is not an object; give the fields the item must have, e.g. {type: image, mimeType: image/png}", show(it))
+		}
+		if t, has := m.Get("type"); has {
+			s, _ := t.(string)
+			if !slices.Contains(contentTypes, s) {
+				return nil, bad("type", "%s is not a content type; use %s", show(t), strings.Join(contentTypes, ", "))
+			}
+		}
+		if d, has := m.Get("data"); has {
+			if err := checkDigest(d); err != "" {
+				return nil, bad("data", "%s", err)
+			}
+		}
+		if r, has := m.Get("resource"); has {
+			if rm, ok := r.(*spec.Map); ok {
+				if b, has := rm.Get("blob"); has {
+					if err := checkDigest(b); err != "" {
+						return nil, bad("resource/blob", "%s", err)
+					}
+				}
+			}
+		}
+		n, err := Normalize(m)
+		if err != nil {
+			return nil, bad("", "not JSON: %v", err)
+		}
+		items[i] = lowerDigests(n)
+	}
+	return items, nil
+}
+
+// checkDigest says what is wrong with a data or blob value that starts
+// with sha256: ("" when nothing is).
+func checkDigest(v any) string {
+	s, ok := v.(string)
+	if !ok || !strings.HasPrefix(s, digestPrefix) {
+		return ""
+	}
+	hex := s[len(digestPrefix):]
+	if len(hex) != 64 || strings.Trim(strings.ToLower(hex), "0123456789abcdef") != "" {
+		return fmt.Sprintf("%q is not a digest; give sha256: and the 64 hex digits of the decoded bytes' SHA-256 (sha256sum FILE)", s)
+	}
+	return ""
+}
+
+// lowerDigests writes the hex digits of an item's digests in lower case,
+// as the result's are computed.
+func lowerDigests(item any) any {
+	m, _ := item.(map[string]any)
+	if m == nil {
+		return item
+	}
+	if s, ok := m["data"].(string); ok && strings.HasPrefix(s, digestPrefix) {
+		m["data"] = strings.ToLower(s)
+	}
+	if r, ok := m["resource"].(map[string]any); ok {
+		if s, ok := r["blob"].(string); ok && strings.HasPrefix(s, digestPrefix) {
+			r["blob"] = strings.ToLower(s)
+		}
+	}
+	return m
 }
 
 func number(v any) (float64, bool) {

@@ -95,10 +95,11 @@ func (s *Server) Definition(name string) *spec.Tool {
 	return f.Tools[0]
 }
 
-// Call calls a tool on the server. The result is its structuredContent
-// when present, else its text parsed as JSON when it parses, else the
-// text. An isError result is a ToolExecutionError, an invalid-params
-// error a ValidationError.
+// Call calls a tool on the server. The result is an *Answer whose value
+// is its structuredContent when present, else its text parsed as JSON
+// when it parses, else the text. An isError result is a
+// ToolExecutionError (its Detail the *Answer), an invalid-params error a
+// ValidationError.
 func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (any, error) {
 	if _, ok := s.Tools[t.Name]; !ok {
 		return nil, &run.Error{Kind: run.NotFoundError, Tool: t.Name, Message: fmt.Sprintf("the server %s lists no tool %q", s.where, t.Name)}
@@ -131,15 +132,15 @@ func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (
 				text = strings.TrimSpace(strings.TrimPrefix(text, ":"))
 			}
 		}
-		return nil, &run.Error{Kind: kind, Tool: t.Name, Message: text}
+		return nil, &run.Error{Kind: kind, Tool: t.Name, Message: text, Detail: sdkAnswer(res, text)}
 	}
 	if res.StructuredContent != nil {
-		return res.StructuredContent, nil
+		return sdkAnswer(res, res.StructuredContent), nil
 	}
 	if v, err := spec.DecodeJSON([]byte(text)); err == nil {
-		return v, nil
+		return sdkAnswer(res, v), nil
 	}
-	return text, nil
+	return sdkAnswer(res, text), nil
 }
 
 // mcpValue is the value an mcp entry's result is compared as, the same as

@@ -19,7 +19,8 @@ result the tool never gives, and its toolctl test fails.
 
 expected is a subset of the result by default, so the schema's required
 keywords are not checked unless the example says expect: {match: exact}. A
-negative example (expect: {error: ...}) is not checked: its call fails.
+negative example (expect: {error: ...}) is not checked: its call fails; nor
+is one whose result is an error the model sees (expect: {isError: true}).
 
 Bad:
   output_schema:
@@ -82,7 +83,11 @@ func negativeExample(ex spec.Example) bool {
 	if ex.Expect == nil {
 		return false
 	}
-	return ex.Expect.Has("error")
+	if ex.Expect.Has("error") {
+		return true
+	}
+	isError, _ := ex.Expect.Get("isError")
+	return isError == true
 }
 
 func exactExample(ex spec.Example) bool {

@@ -335,6 +335,8 @@ type fileExpect struct {
 	Pattern   string           `json:"pattern,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must match this regular expression (RE2)."`
 	Schema    map[string]any   `json:"schema,omitempty" jsonschema_description:"A JSON Schema the result must conform to, beside the tool's output schema."`
 	Error     *fileExpectError `json:"error,omitempty" jsonschema_description:"The call must fail, and how: a negative example."`
+	Content   []map[string]any `json:"content,omitempty" jsonschema_description:"The result's MCP content items, element by element (as many items), each a subset match, e.g. [{type: image, mimeType: image/png}]; data or resource.blob may be sha256:HEX, the SHA-256 of the decoded bytes. A plain value counts as one text item."`
+	IsError   *bool            `json:"isError,omitempty" jsonschema_description:"true: the tool must answer with an isError result (a failure the model sees), whose content the other fields check; false: it must not."`
 }
 
 type fileExpectError struct {
