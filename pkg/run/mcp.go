@@ -183,6 +183,11 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	}
 	x := &mcpCall{target: t, timeout: c.Timeout, call: c}
 	tap := &mcpTap{}
+	var fwd *mcpNotices
+	if c.notices != nil {
+		fwd = &mcpNotices{c: c, changed: make(chan struct{})}
+		tap.notified = fwd.seenOnWire
+	}
 	var standIn io.ReadWriteCloser
 	if c.Options != nil && c.Options.MCPWire != nil {
 		standIn, tap.observe = c.Options.MCPWire.Session(MCPServer{URL: t.url, Command: slices.Clone(t.argv), Tool: t.tool})
@@ -218,15 +223,21 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		}
 	}
 
-	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl", Version: toolctlVersion()}, &mcp.ClientOptions{
+	copts := &mcp.ClientOptions{
 		// toolctl offers no roots, sampling or elicitation.
 		Capabilities: &mcp.ClientCapabilities{},
-	})
+	}
+	if fwd != nil {
+		copts.ProgressNotificationHandler = fwd.progress
+		copts.LoggingMessageHandler = fwd.log
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl", Version: toolctlVersion()}, copts)
 	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
 	if err != nil {
 		return nil, x.fail(ctx, err, nil)
 	}
 	defer mcpclient.CloseSession(session)
+	defer fwd.stop() // nothing the server sends after its result is forwarded
 
 	if c.Options != nil && c.Options.MCPCheck != nil {
 		listed, err := listedTool(ctx, session, t.tool)
@@ -245,12 +256,136 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if c.Input == nil {
 		args = []byte("{}")
 	}
+	params := &mcp.CallToolParams{Name: t.tool, Arguments: json.RawMessage(args)}
+	if fwd != nil {
+		fwd.start(ctx, session, params)
+	}
 	x.rec.reset()
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: t.tool, Arguments: json.RawMessage(args)})
+	res, err := session.CallTool(ctx, params)
+	fwd.drain(ctx)
+	fwd.stop()
 	if err != nil {
 		return nil, x.fail(ctx, err, session)
 	}
 	return mcpResult(t, res, tap.result())
+}
+
+// mcpProgressToken is the progressToken of a forwarded call: each call has
+// a session of its own, so one token is enough.
+const mcpProgressToken = "toolctl"
+
+// mcpNotices forwards what the server reports during a call (its
+// notifications/progress for the call's progressToken, its
+// notifications/message) to the call's reporter, as a local tool's
+// ctx.progress and ctx.log reach it: the same bounds (maxNotices per call,
+// maxNoticeSize each) and redaction. Nothing is forwarded before the call
+// is sent or after its result came.
+//
+// The SDK hands notifications to the handlers on a goroutine of their
+// own, so the call's result can overtake them: the tap counts those that
+// came on the wire, and drain waits until the handlers had them all.
+type mcpNotices struct {
+	c       *Call
+	mu      sync.Mutex
+	started bool
+	stopped bool
+	seen    int           // progress and log notifications received
+	handled int           // of those, the ones the handlers had
+	changed chan struct{} // closed (and replaced) when handled grows
+}
+
+// mcpDrainWait bounds how long a call's result waits for the handlers to
+// have the notifications that came before it (one the SDK dropped would
+// never reach them).
+const mcpDrainWait = 2 * time.Second
+
+// seenOnWire counts notifications the client received.
+func (n *mcpNotices) seenOnWire(k int) {
+	n.mu.Lock()
+	n.seen += k
+	n.mu.Unlock()
+}
+
+// had counts a notification a handler had; n.mu is held.
+func (n *mcpNotices) had() {
+	n.handled++
+	close(n.changed)
+	n.changed = make(chan struct{})
+}
+
+// drain waits until the handlers had every notification received so far
+// (nil-safe).
+func (n *mcpNotices) drain(ctx context.Context) {
+	if n == nil {
+		return
+	}
+	limit := time.NewTimer(mcpDrainWait)
+	defer limit.Stop()
+	for {
+		n.mu.Lock()
+		done, changed := n.handled >= n.seen, n.changed
+		n.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-changed:
+		case <-limit.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// start asks the server to report: a progressToken on the call and, when
+// it offers logging, logging/setLevel debug (the reporter filters: serve
+// by its client's level, toolctl run shows logs with -v). A server that
+// refuses the level still gets the call.
+func (n *mcpNotices) start(ctx context.Context, session *mcp.ClientSession, params *mcp.CallToolParams) {
+	params.SetProgressToken(mcpProgressToken)
+	if init := session.InitializeResult(); init != nil && init.Capabilities != nil && init.Capabilities.Logging != nil {
+		_ = session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"})
+	}
+	n.mu.Lock()
+	n.started = true
+	n.mu.Unlock()
+}
+
+// stop ends the forwarding (nil-safe).
+func (n *mcpNotices) stop() {
+	if n == nil {
+		return
+	}
+	n.mu.Lock()
+	n.stopped = true
+	n.mu.Unlock()
+}
+
+func (n *mcpNotices) progress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	defer n.had()
+	if req == nil || req.Params == nil || req.Params.ProgressToken != mcpProgressToken {
+		return
+	}
+	p := req.Params
+	if n.started && !n.stopped {
+		n.c.progress(Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
+}
+
+func (n *mcpNotices) log(_ context.Context, req *mcp.LoggingMessageRequest) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	defer n.had()
+	if req == nil || req.Params == nil {
+		return
+	}
+	p := req.Params
+	if n.started && !n.stopped {
+		n.c.log(LogMessage{Level: string(p.Level), Logger: p.Logger, Data: p.Data})
+	}
 }
 
 func toolctlVersion() string {

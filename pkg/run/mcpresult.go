@@ -320,6 +320,9 @@ func ByteSize(n int) string {
 type mcpTap struct {
 	// observe, when set, is told every message (Options.MCPWire).
 	observe func(sent bool, data []byte)
+	// notified, when set, is told how many progress and log notifications
+	// a received message holds, before the SDK reads it.
+	notified func(n int)
 
 	mu     sync.Mutex
 	callID jsonrpc.ID
@@ -377,6 +380,17 @@ func (t *mcpTap) sent(data []byte) {
 func (t *mcpTap) received(data []byte) {
 	if t != nil && t.observe != nil {
 		t.observe(false, data)
+	}
+	if t != nil && t.notified != nil && bytes.Contains(data, []byte(`"notifications/`)) {
+		n := 0
+		for _, m := range tapMessages(data) {
+			if m.ID == nil && (m.Method == "notifications/progress" || m.Method == "notifications/message") {
+				n++
+			}
+		}
+		if n > 0 {
+			t.notified(n)
+		}
 	}
 	if t == nil || !bytes.Contains(data, []byte(`"result"`)) {
 		return

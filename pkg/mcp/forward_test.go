@@ -1,0 +1,168 @@
+//go:build unix
+
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestServeForwardsUpstreamNotices: a tool with an mcp entry (here an
+// upstream toolctl serve of a javascript tool that reports) passes the
+// upstream server's progress and log messages of the call on to serve's
+// client, as a local tool's ctx.progress and ctx.log: progress under the
+// client's progressToken, log messages at the client's level.
+func TestServeForwardsUpstreamNotices(t *testing.T) {
+	dir := t.TempDir()
+	upstream := filepath.Join(dir, "upstream")
+	relay := filepath.Join(dir, "relay")
+	for _, d := range []string{upstream, relay} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(path, data string) {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(upstream, "reporter.yaml"), `name: reporter
+description: Logs and reports progress. Use when testing notifications.
+category: custom
+entry:
+  type: javascript
+  code: |
+    function execute(input, ctx) {
+      ctx.debug("fine detail");
+      ctx.info("working", {step: 1});
+      ctx.progress(1, 2, "half");
+      ctx.progress(2, 2);
+      return "done";
+    }
+`)
+	// the upstream server is this test binary as toolctl (the environment
+	// that makes it one is inherited)
+	server, _ := json.Marshal([]string{os.Args[0], "serve", "--no-lint", upstream})
+	write(filepath.Join(relay, "relay.yaml"), fmt.Sprintf(`name: relay
+description: Calls reporter upstream. Use when testing forwarded notifications.
+category: custom
+input_schema: {type: object, properties: {}}
+entry:
+  type: mcp
+  server: %s
+  tool: reporter
+`, server))
+
+	// the same tool, local: what the relay forwards must be what it sends
+	data, err := os.ReadFile(filepath.Join(upstream, "reporter.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(relay, "reporter.yaml"), string(data))
+
+	withLog := []string{
+		`log info {"data":{"step":1},"message":"working"}`,
+		`progress tok 1/2 "half"`,
+		`progress tok 2/2 ""`,
+	}
+	// 2025-06-18: the direct path, log messages at the level set; the
+	// SDK's latest revision: the SDK answers (whatever it sends for a
+	// local tool, it sends for the relay).
+	for _, protocol := range []string{"2025-06-18", ""} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			local := notices(t, relay, protocol, "reporter")
+			relayed := notices(t, relay, protocol, "relay")
+			if strings.Join(relayed, "\n") != strings.Join(local, "\n") {
+				t.Errorf("relayed:\n%s\nlocal:\n%s", strings.Join(relayed, "\n"), strings.Join(local, "\n"))
+			}
+			if protocol != "" && strings.Join(relayed, "\n") != strings.Join(withLog, "\n") {
+				t.Errorf("relayed:\n%s\nwant:\n%s", strings.Join(relayed, "\n"), strings.Join(withLog, "\n"))
+			}
+		})
+	}
+}
+
+// notices calls tool on toolctl serve DIR (protocol: the revision the
+// client asks for, "" the SDK's latest) with progressToken "tok" at log
+// level info, and returns the notifications the client got.
+func notices(t *testing.T, dir, protocol, tool string) []string {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	note := func(s string) {
+		mu.Lock()
+		got = append(got, s)
+		mu.Unlock()
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1.0.0"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			p := r.Params
+			note(fmt.Sprintf("progress %v %g/%g %q", p.ProgressToken, p.Progress, p.Total, p.Message))
+		},
+		LoggingMessageHandler: func(_ context.Context, r *sdk.LoggingMessageRequest) {
+			data, _ := json.Marshal(r.Params.Data)
+			note(fmt.Sprintf("log %s %s", r.Params.Level, data))
+		},
+	})
+	c := toolctl("serve", "--no-lint", dir)
+	stderr := &lockedBuffer{}
+	c.Stderr = stderr
+	stdin, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		c.Process.Kill()
+		_ = c.Wait()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: stdout, Writer: stdin}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
+	}
+	defer cs.Close()
+	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	params := &sdk.CallToolParams{Name: tool, Arguments: map[string]any{}}
+	params.SetProgressToken("tok")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil {
+		t.Fatalf("call %s: %v\nstderr:\n%s", tool, err, stderr)
+	}
+	if res.IsError || resultText(res) != "done" {
+		t.Fatalf("%s: %v %q\nstderr:\n%s", tool, res.IsError, resultText(res), stderr)
+	}
+	// The client's SDK hands notifications to its handlers on a goroutine
+	// of their own, after the result perhaps: wait until the progress to
+	// 2 of 2 came (a bound against a hang, not a timing).
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		done := len(got) > 0 && strings.HasPrefix(got[len(got)-1], "progress tok 2/2")
+		mu.Unlock()
+		if done {
+			break
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(got)
+}
