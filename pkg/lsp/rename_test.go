@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -71,10 +72,12 @@ func TestRename(t *testing.T) {
 	c.shutdown()
 }
 
-// TestRenameWithoutFileOperations: a client that cannot rename files gets
+// TestRenameClientCapabilities: a client that cannot rename files gets
 // the text edits only (the file keeps its name); one without versioned
-// document changes gets them as changes by URI.
-func TestRenameWithoutFileOperations(t *testing.T) {
+// document changes gets them as changes by URI; one that lists resource
+// operations but not documentChanges (Neovim 0.7) gets document changes
+// with the file's rename.
+func TestRenameClientCapabilities(t *testing.T) {
 	root, weatherPath, forecastPath := workspace(t)
 	for _, tc := range []struct {
 		caps map[string]any
@@ -85,6 +88,10 @@ func TestRenameWithoutFileOperations(t *testing.T) {
 			`{"textDocument":{"uri":"` + uriOf(weatherPath) + `","version":null},"edits":[{"range":{"start":{"line":13,"character":10},"end":{"line":13,"character":22}},"newText":"get_outlook"}]}]}`},
 		{map[string]any{}, `{"changes":{"` + uriOf(forecastPath) + `":[{"range":{"start":{"line":0,"character":6},"end":{"line":0,"character":18}},"newText":"get_outlook"}],"` +
 			uriOf(weatherPath) + `":[{"range":{"start":{"line":13,"character":10},"end":{"line":13,"character":22}},"newText":"get_outlook"}]}}`},
+		{map[string]any{"workspace": map[string]any{"workspaceEdit": map[string]any{"resourceOperations": []string{"rename"}}}}, `{"documentChanges":[` +
+			`{"textDocument":{"uri":"` + uriOf(forecastPath) + `","version":1},"edits":[{"range":{"start":{"line":0,"character":6},"end":{"line":0,"character":18}},"newText":"get_outlook"}]},` +
+			`{"textDocument":{"uri":"` + uriOf(weatherPath) + `","version":null},"edits":[{"range":{"start":{"line":13,"character":10},"end":{"line":13,"character":22}},"newText":"get_outlook"}]},` +
+			`{"kind":"rename","oldUri":"` + uriOf(forecastPath) + `","newUri":"` + uriOf(filepath.Join(filepath.Dir(forecastPath), "get_outlook.yaml")) + `"}]}`},
 	} {
 		c := startServerOpts(t, root, Options{Debounce: 5 * time.Millisecond}, tc.caps)
 		uri := c.open(forecastPath, forecast)

@@ -269,8 +269,11 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 		we := ws.WorkspaceEdit
 		docChanges = we.DocumentChanges != nil && *we.DocumentChanges
 		for _, op := range we.ResourceOperations {
+			// resource operations exist only in documentChanges: a
+			// client that lists them takes those (Neovim 0.7 does
+			// not say documentChanges)
 			if op == protocol.ResourceOperationKindRename {
-				renameFiles = docChanges
+				renameFiles, docChanges = true, true
 			}
 		}
 	}
