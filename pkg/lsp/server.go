@@ -1,7 +1,7 @@
 // Package lsp is toolctl's language server (toolctl lsp): lint findings
 // as the user types, hover, completion, go to definition, references and
-// rename for tool names, quick fixes and formatting, for YAML and JSON
-// tool files.
+// rename for tool names, an outline of each file's tools, quick fixes
+// and formatting, for YAML and JSON tool files.
 //
 // The protocol's types and their dispatch come from
 // github.com/tliron/glsp/protocol_3_16 (plain types and a method switch,
@@ -78,8 +78,10 @@ type Server struct {
 	// renames among them
 	docChanges  bool
 	renameFiles bool
-	exited      chan struct{}
-	lintMu      sync.Mutex // one lint at a time
+	// hierarchical: the client takes DocumentSymbol trees
+	hierarchical bool
+	exited       chan struct{}
+	lintMu       sync.Mutex // one lint at a time
 
 	cacheMu sync.Mutex
 	files   map[string]cachedFile
@@ -106,22 +108,23 @@ func New(opts Options) *Server {
 		configs:   map[string]cachedConfig{},
 	}
 	s.handler = protocol.Handler{
-		Initialize:                s.initialize,
-		Initialized:               s.initialized,
-		Shutdown:                  s.shutdownRequest,
-		SetTrace:                  func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:       s.didOpen,
-		TextDocumentDidChange:     s.didChange,
-		TextDocumentDidClose:      s.didClose,
-		TextDocumentDidSave:       s.didSave,
-		TextDocumentHover:         s.hover,
-		TextDocumentCompletion:    s.completion,
-		TextDocumentDefinition:    s.definition,
-		TextDocumentReferences:    s.references,
-		TextDocumentCodeAction:    s.codeAction,
-		TextDocumentFormatting:    s.formatting,
-		TextDocumentPrepareRename: s.prepareRename,
-		TextDocumentRename:        s.rename,
+		Initialize:                 s.initialize,
+		Initialized:                s.initialized,
+		Shutdown:                   s.shutdownRequest,
+		SetTrace:                   func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:        s.didOpen,
+		TextDocumentDidChange:      s.didChange,
+		TextDocumentDidClose:       s.didClose,
+		TextDocumentDidSave:        s.didSave,
+		TextDocumentHover:          s.hover,
+		TextDocumentCompletion:     s.completion,
+		TextDocumentDefinition:     s.definition,
+		TextDocumentReferences:     s.references,
+		TextDocumentCodeAction:     s.codeAction,
+		TextDocumentFormatting:     s.formatting,
+		TextDocumentPrepareRename:  s.prepareRename,
+		TextDocumentRename:         s.rename,
+		TextDocumentDocumentSymbol: s.documentSymbol,
 		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error {
 			s.relintAll()
 			return nil
@@ -277,10 +280,12 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 			}
 		}
 	}
+	td := params.Capabilities.TextDocument
+	hierarchical := td != nil && td.DocumentSymbol != nil && td.DocumentSymbol.HierarchicalDocumentSymbolSupport != nil && *td.DocumentSymbol.HierarchicalDocumentSymbolSupport
 	s.mu.Lock()
 	s.roots = roots
 	s.watch = watch
-	s.docChanges, s.renameFiles = docChanges, renameFiles
+	s.docChanges, s.renameFiles, s.hierarchical = docChanges, renameFiles, hierarchical
 	s.mu.Unlock()
 
 	version := s.opts.Version
@@ -299,6 +304,7 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 		CodeActionProvider:         protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 		DocumentFormattingProvider: true,
 		RenameProvider:             protocol.RenameOptions{PrepareProvider: &yes},
+		DocumentSymbolProvider:     true,
 		Workspace: &protocol.ServerCapabilitiesWorkspace{
 			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}},
 		},
