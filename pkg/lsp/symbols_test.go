@@ -37,7 +37,7 @@ const jsonTools = `[
   {
     "name": "read_file",
     "description": "Reads a file and returns its text. Use it to see what a file says.",
-    "input_schema": {"type": "object", "properties": {"path": {"type": "string", "description": "The file's path."}}, "required": ["path"]}
+    "input_schema": {"type": "object", "properties": {"path": {"type": "string", "description": "The file's path [or {dir}/name]."}}, "required": ["path"]}
   },
   {"name": "list_files", "description": "Lists the files of a directory. Use it to see what a folder holds."}
 ]
@@ -61,7 +61,7 @@ func TestDocumentSymbols(t *testing.T) {
 		t.Errorf("YAML symbols:\n got %s\nwant %s", got, want)
 	}
 	got = symbols(jsonURI)
-	want = `[{"name":"read_file","kind":12,"range":{"start":{"line":1,"character":2},"end":{"line":5,"character":3}},"selectionRange":{"start":{"line":2,"character":12},"end":{"line":2,"character":23}},"children":[{"name":"path","detail":"string","kind":7,"range":{"start":{"line":4,"character":54},"end":{"line":4,"character":115}},"selectionRange":{"start":{"line":4,"character":54},"end":{"line":4,"character":60}}}]},{"name":"list_files","kind":12,"range":{"start":{"line":6,"character":2},"end":{"line":6,"character":109}},"selectionRange":{"start":{"line":6,"character":11},"end":{"line":6,"character":23}}}]`
+	want = `[{"name":"read_file","kind":12,"range":{"start":{"line":1,"character":2},"end":{"line":5,"character":3}},"selectionRange":{"start":{"line":2,"character":12},"end":{"line":2,"character":23}},"children":[{"name":"path","detail":"string","kind":7,"range":{"start":{"line":4,"character":54},"end":{"line":4,"character":131}},"selectionRange":{"start":{"line":4,"character":54},"end":{"line":4,"character":60}}}]},{"name":"list_files","kind":12,"range":{"start":{"line":6,"character":2},"end":{"line":6,"character":109}},"selectionRange":{"start":{"line":6,"character":11},"end":{"line":6,"character":23}}}]`
 	if got != want {
 		t.Errorf("JSON symbols:\n got %s\nwant %s", got, want)
 	}
@@ -75,7 +75,7 @@ func TestDocumentSymbols(t *testing.T) {
 	c = startServerOpts(t, root, Options{Debounce: 5 * time.Millisecond})
 	jsonURI = c.open(filepath.Join(root, "tools", "files.json"), jsonTools)
 	got = symbols(jsonURI)
-	want = `[{"name":"read_file","kind":12,"location":{"uri":"` + jsonURI + `","range":{"start":{"line":1,"character":2},"end":{"line":5,"character":3}}}},{"name":"path","kind":7,"location":{"uri":"` + jsonURI + `","range":{"start":{"line":4,"character":54},"end":{"line":4,"character":115}}},"containerName":"read_file"},{"name":"list_files","kind":12,"location":{"uri":"` + jsonURI + `","range":{"start":{"line":6,"character":2},"end":{"line":6,"character":109}}}}]`
+	want = `[{"name":"read_file","kind":12,"location":{"uri":"` + jsonURI + `","range":{"start":{"line":1,"character":2},"end":{"line":5,"character":3}}}},{"name":"path","kind":7,"location":{"uri":"` + jsonURI + `","range":{"start":{"line":4,"character":54},"end":{"line":4,"character":131}}},"containerName":"read_file"},{"name":"list_files","kind":12,"location":{"uri":"` + jsonURI + `","range":{"start":{"line":6,"character":2},"end":{"line":6,"character":109}}}}]`
 	if got != want {
 		t.Errorf("flat JSON symbols:\n got %s\nwant %s", got, want)
 	}
