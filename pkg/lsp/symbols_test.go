@@ -37,7 +37,7 @@ const jsonTools = `[
   {
     "name": "read_file",
     "description": "Reads a file and returns its text. Use it to see what a file says.",
-    "input_schema": {"type": "object", "properties": {"path": {"type": "string", "description": "The file's path [or {dir}/name]."}}, "required": ["path"]}
+    "input_schema": {"type": "object", "properties": {"path": {"type": "string", "description": "The file's path, never a } or ]."}}, "required": ["path"]}
   },
   {"name": "list_files", "description": "Lists the files of a directory. Use it to see what a folder holds."}
 ]
