@@ -91,9 +91,9 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 	old, name := n.Value, params.NewName
 	_, onDisk := pathOf(d.uri)
 	p := s.projectOf(d.path, onDisk)
-	max := lint.DefaultLimits.NameMax
+	limit := lint.DefaultLimits.NameMax
 	if p.cfg.Limits.NameMax > 0 {
-		max = p.cfg.Limits.NameMax
+		limit = p.cfg.Limits.NameMax
 	}
 	if !spec.IsSnakeCase(name) {
 		msg := fmt.Sprintf("cannot rename %q to %q: a tool name is snake_case (^[a-z][a-z0-9_]*$)", old, name)
@@ -102,8 +102,8 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 		}
 		return nil, renameError("%s", msg)
 	}
-	if l := utf8.RuneCountInString(name); l > max {
-		return nil, renameError("cannot rename %q to %q: the name is %d characters, more than %d (lint.limits.name_max)", old, name, l, max)
+	if l := utf8.RuneCountInString(name); l > limit {
+		return nil, renameError("cannot rename %q to %q: the name is %d characters, more than %d (lint.limits.name_max)", old, name, l, limit)
 	}
 	if name == old {
 		return nil, renameError("the tool is named %q already", old)
