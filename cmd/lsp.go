@@ -37,7 +37,10 @@ from each file; a file in the tools directory is linted with the rest of it,
 so cross-file rules follow a rename at once); hover documentation of fields,
 parameters and referenced tools; completion of field names, enum values, tool
 names and parameter names; go to definition and references of tool names;
-quick fixes for the findings that name their fix; formatting through toolctl
+rename of a tool across the tool files (its file too when it is named after
+it and the editor can rename files; a name that is not snake_case or is
+another tool's is refused); an outline of each file's tools and their
+parameters (document symbols); quick fixes for the findings that name their fix; formatting through toolctl
 fmt (comments kept).
 
 Exit codes: 0 after the client's shutdown and exit; 1 when the client ends the

@@ -315,21 +315,8 @@ func relPath(root, path string) string {
 // nameAt is the tool name under the cursor: a reference to a tool, or a
 // tool's own name.
 func (s *Server) nameAt(d *document, p protocol.Position) (string, bool) {
-	root := parseTree(d.text)
-	if root == nil {
-		return "", false
-	}
-	line, col := cursor(d, p)
-	sp := locate(root, line, col)
-	if sp.node == nil || sp.onKey {
-		return "", false
-	}
-	idx, rel, _ := toolPath(root, sp.path)
-	if idx < 0 {
-		return "", false
-	}
-	if isReference(rel) || (len(rel) == 1 && rel[0] == "name") {
-		return sp.node.Value, true
+	if n := nameNodeAt(d, p); n != nil {
+		return n.Value, true
 	}
 	return "", false
 }

@@ -33,7 +33,8 @@ func (stdio) Close() error                { return nil }
 // nvimScript drives Neovim's built-in LSP client (0.7 and later:
 // vim.lsp.start_client): open the file, wait for toolctl's diagnostics,
 // ask for a hover, fix the typo in the buffer and wait for the
-// diagnostics to clear. Each result is a line of OUT.
+// diagnostics to clear; then the outline and a rename (the client's
+// own capabilities: symbol trees, file renames). Each result is a line of OUT.
 const nvimScript = `
 local out = {}
 local function put(s) table.insert(out, s) end
@@ -63,6 +64,34 @@ for i, l in ipairs(lines) do
 end
 local cleared = vim.wait(20000, function() return #vim.diagnostic.get(buf) == 0 end, 20)
 put("cleared " .. tostring(cleared))
+local uri = vim.uri_from_bufnr(buf)
+res = vim.lsp.buf_request_sync(buf, "textDocument/documentSymbol", { textDocument = { uri = uri } }, 20000)
+for _, r in pairs(res or {}) do
+  for _, s in ipairs(r.result or {}) do
+    local kids = {}
+    for _, c in ipairs(s.children or {}) do table.insert(kids, c.name) end
+    put("symbol " .. s.name .. " " .. table.concat(kids, ","))
+  end
+end
+res = vim.lsp.buf_request_sync(buf, "textDocument/rename",
+  { textDocument = { uri = uri }, position = { line = 13, character = 12 }, newName = "get_outlook" }, 20000)
+local function base(u) return vim.fn.fnamemodify(vim.uri_to_fname(u), ":t") end
+for _, r in pairs(res or {}) do
+  if r.err then put("rename error " .. vim.inspect(r.err)) end
+  for _, dc in ipairs((r.result or {}).documentChanges or {}) do
+    if dc.kind then
+      put(dc.kind .. " " .. base(dc.oldUri) .. " " .. base(dc.newUri))
+    else
+      put("edit " .. base(dc.textDocument.uri) .. " " .. #dc.edits)
+    end
+  end
+  local files = {}
+  for u, edits in pairs((r.result or {}).changes or {}) do
+    table.insert(files, "change " .. base(u) .. " " .. #edits)
+  end
+  table.sort(files)
+  for _, f in ipairs(files) do put(f) end
+end
 vim.fn.writefile(out, os.getenv("OUT"))
 vim.lsp.stop_client(id)
 vim.wait(5000, function() return vim.lsp.get_client_by_id(id) == nil end, 20)
@@ -110,7 +139,11 @@ func TestNeovim(t *testing.T) {
 	got := strings.TrimSpace(string(data))
 	want := `diagnostic 13:10 related tool "get_forcast" is not a tool in the linted set; did you mean "get_forecast"?
 hover **entry** (object)  How the tool is executed. A definition-only tool omits it and cannot be run.
-cleared true`
+cleared true
+symbol get_weather city
+edit get_forecast.yaml 1
+edit get_weather.yaml 1
+rename get_forecast.yaml get_outlook.yaml`
 	if got != want {
 		t.Errorf("Neovim saw:\n%s\nwant:\n%s", got, want)
 	}

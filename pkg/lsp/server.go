@@ -1,6 +1,7 @@
 // Package lsp is toolctl's language server (toolctl lsp): lint findings
-// as the user types, hover, completion, go to definition and references
-// for tool names, quick fixes and formatting, for YAML and JSON tool files.
+// as the user types, hover, completion, go to definition, references and
+// rename for tool names, an outline of each file's tools, quick fixes
+// and formatting, for YAML and JSON tool files.
 //
 // The protocol's types and their dispatch come from
 // github.com/tliron/glsp/protocol_3_16 (plain types and a method switch,
@@ -19,6 +20,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -72,8 +74,14 @@ type Server struct {
 	lastGood  map[string]*spec.File
 	shutdown  bool
 	watch     bool // the client registers file watchers on request
-	exited    chan struct{}
-	lintMu    sync.Mutex // one lint at a time
+	// the client's workspace edits: versioned document changes, file
+	// renames among them
+	docChanges  bool
+	renameFiles bool
+	// hierarchical: the client takes DocumentSymbol trees
+	hierarchical bool
+	exited       chan struct{}
+	lintMu       sync.Mutex // one lint at a time
 
 	cacheMu sync.Mutex
 	files   map[string]cachedFile
@@ -100,20 +108,23 @@ func New(opts Options) *Server {
 		configs:   map[string]cachedConfig{},
 	}
 	s.handler = protocol.Handler{
-		Initialize:             s.initialize,
-		Initialized:            s.initialized,
-		Shutdown:               s.shutdownRequest,
-		SetTrace:               func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:    s.didOpen,
-		TextDocumentDidChange:  s.didChange,
-		TextDocumentDidClose:   s.didClose,
-		TextDocumentDidSave:    s.didSave,
-		TextDocumentHover:      s.hover,
-		TextDocumentCompletion: s.completion,
-		TextDocumentDefinition: s.definition,
-		TextDocumentReferences: s.references,
-		TextDocumentCodeAction: s.codeAction,
-		TextDocumentFormatting: s.formatting,
+		Initialize:                 s.initialize,
+		Initialized:                s.initialized,
+		Shutdown:                   s.shutdownRequest,
+		SetTrace:                   func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:        s.didOpen,
+		TextDocumentDidChange:      s.didChange,
+		TextDocumentDidClose:       s.didClose,
+		TextDocumentDidSave:        s.didSave,
+		TextDocumentHover:          s.hover,
+		TextDocumentCompletion:     s.completion,
+		TextDocumentDefinition:     s.definition,
+		TextDocumentReferences:     s.references,
+		TextDocumentCodeAction:     s.codeAction,
+		TextDocumentFormatting:     s.formatting,
+		TextDocumentPrepareRename:  s.prepareRename,
+		TextDocumentRename:         s.rename,
+		TextDocumentDocumentSymbol: s.documentSymbol,
 		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error {
 			s.relintAll()
 			return nil
@@ -208,6 +219,10 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
 	case err != nil:
+		var rerr *jsonrpc2.Error
+		if errors.As(err, &rerr) {
+			return nil, rerr // a handler's own code (RequestFailed)
+		}
 		// LSP's ServerNotInitialized is -32002.
 		code := int64(jsonrpc2.CodeInvalidRequest)
 		if err.Error() == "server not initialized" {
@@ -252,9 +267,25 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 	}
 	ws := params.Capabilities.Workspace
 	watch := ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration != nil && *ws.DidChangeWatchedFiles.DynamicRegistration
+	docChanges, renameFiles := false, false
+	if ws != nil && ws.WorkspaceEdit != nil {
+		we := ws.WorkspaceEdit
+		docChanges = we.DocumentChanges != nil && *we.DocumentChanges
+		for _, op := range we.ResourceOperations {
+			// resource operations exist only in documentChanges: a
+			// client that lists them takes those (Neovim 0.7 does
+			// not say documentChanges)
+			if op == protocol.ResourceOperationKindRename {
+				renameFiles, docChanges = true, true
+			}
+		}
+	}
+	td := params.Capabilities.TextDocument
+	hierarchical := td != nil && td.DocumentSymbol != nil && td.DocumentSymbol.HierarchicalDocumentSymbolSupport != nil && *td.DocumentSymbol.HierarchicalDocumentSymbolSupport
 	s.mu.Lock()
 	s.roots = roots
 	s.watch = watch
+	s.docChanges, s.renameFiles, s.hierarchical = docChanges, renameFiles, hierarchical
 	s.mu.Unlock()
 
 	version := s.opts.Version
@@ -272,6 +303,8 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 		ReferencesProvider:         true,
 		CodeActionProvider:         protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 		DocumentFormattingProvider: true,
+		RenameProvider:             protocol.RenameOptions{PrepareProvider: &yes},
+		DocumentSymbolProvider:     true,
 		Workspace: &protocol.ServerCapabilitiesWorkspace{
 			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}},
 		},

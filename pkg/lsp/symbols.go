@@ -1,0 +1,216 @@
+package lsp
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"gopkg.in/yaml.v3"
+)
+
+// documentSymbol is a tool file's outline: each tool (Function) with its
+// parameters (Property) as children, at the positions pkg/spec gives;
+// a flat list with container names for a client without hierarchical
+// symbols. A document that does not parse has no outline.
+func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbolParams) (any, error) {
+	d := s.doc(params.TextDocument.URI)
+	if d == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	hierarchical := s.hierarchical
+	s.mu.Unlock()
+	syms := outline(d)
+	if hierarchical {
+		return syms, nil
+	}
+	flat := []protocol.SymbolInformation{}
+	for _, t := range syms {
+		flat = append(flat, protocol.SymbolInformation{Name: t.Name, Kind: t.Kind, Location: protocol.Location{URI: d.uri, Range: t.Range}})
+		for _, p := range t.Children {
+			container := t.Name
+			flat = append(flat, protocol.SymbolInformation{Name: p.Name, Kind: p.Kind, Location: protocol.Location{URI: d.uri, Range: p.Range}, ContainerName: &container})
+		}
+	}
+	return flat, nil
+}
+
+// outline builds the symbols of d's tools.
+func outline(d *document) []protocol.DocumentSymbol {
+	out := []protocol.DocumentSymbol{}
+	f := spec.ParseFile(d.path, []byte(d.text))
+	root := parseTree(d.text)
+	if root == nil || len(f.Tools) == 0 {
+		return out
+	}
+	starts := lineStarts(d.text)
+	rng := func(sp diag.Span) protocol.Range { return rangeOf(d.text, starts, sp) }
+	// extent is the span from start to the end of the node that starts
+	// there (the whole mapping or list, not its first character)
+	extent := func(start diag.Pos, end diag.Pos) diag.Span {
+		if n := nodeStartingAt(root, start); n != nil {
+			end = nodeEnd(d.text, starts, n)
+		}
+		return diag.Span{Start: start, End: end}
+	}
+	for _, t := range f.Tools {
+		whole := t.Span("")
+		sel := t.Span("/name")
+		name := t.Name
+		if strings.TrimSpace(name) == "" {
+			name = "(no name)"
+			sel = whole
+		}
+		sym := protocol.DocumentSymbol{
+			Name:           name,
+			Kind:           protocol.SymbolKindFunction,
+			Range:          rng(extent(whole.Start, whole.End)),
+			SelectionRange: rng(sel),
+		}
+		if t.Category != "" {
+			c := t.Category
+			sym.Detail = &c
+		}
+		props, _ := t.Input().GetMap("properties")
+		if props != nil {
+			for _, p := range props.Keys() {
+				ptr := spec.Pointer("input_schema", "properties", p)
+				if !t.Has(ptr) {
+					continue
+				}
+				val, key := t.Span(ptr), t.KeySpan(ptr)
+				psel := key
+				if t.InputFromList() {
+					psel = t.Span(ptr + "/name")
+				}
+				span := extent(val.Start, val.End)
+				if key.Start.Line < span.Start.Line || (key.Start.Line == span.Start.Line && key.Start.Col < span.Start.Col) {
+					span.Start = key.Start
+				}
+				child := protocol.DocumentSymbol{Name: p, Kind: protocol.SymbolKindProperty, Range: rng(span), SelectionRange: rng(psel)}
+				if pm, ok := props.GetMap(p); ok {
+					if typ, ok := pm.Get("type"); ok {
+						str, isStr := typ.(string)
+						if !isStr {
+							str = plainJSON(typ)
+						}
+						child.Detail = &str
+					}
+				}
+				sym.Children = append(sym.Children, child)
+			}
+		}
+		out = append(out, sym)
+	}
+	return out
+}
+
+// nodeStartingAt is the outermost collection node that starts at p (a
+// tool's or a parameter's mapping), else the scalar there, or nil.
+func nodeStartingAt(n *yaml.Node, p diag.Pos) *yaml.Node {
+	var scalar *yaml.Node
+	var walk func(n *yaml.Node) *yaml.Node
+	walk = func(n *yaml.Node) *yaml.Node {
+		if n.Line == p.Line && n.Column == p.Col {
+			if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+				return n
+			}
+			if scalar == nil {
+				scalar = n
+			}
+		}
+		if n.Line > p.Line {
+			return nil
+		}
+		for _, c := range n.Content {
+			if r := walk(c); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	if r := walk(n); r != nil {
+		return r
+	}
+	return scalar
+}
+
+// nodeEnd is the position just past node n in text: the closing bracket
+// of a flow (JSON) mapping or list, the end of the last value of a block
+// one, the last line of a block scalar.
+func nodeEnd(text string, starts []int, n *yaml.Node) diag.Pos {
+	at := func(off int) diag.Pos {
+		l := int(position(text, starts, off).Line)
+		return diag.Pos{Line: l + 1, Col: utf8.RuneCountInString(text[starts[l]:off]) + 1}
+	}
+	startOff := offset(text, starts, fromDiag(text, starts, diag.Pos{Line: n.Line, Col: n.Column}))
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		if n.Style&yaml.FlowStyle != 0 || (startOff < len(text) && (text[startOff] == '{' || text[startOff] == '[')) {
+			if end, ok := matchBracket(text, startOff); ok {
+				return at(end)
+			}
+		}
+		if len(n.Content) == 0 {
+			return diag.Pos{Line: n.Line, Col: n.Column + 1}
+		}
+		return nodeEnd(text, starts, n.Content[len(n.Content)-1])
+	case yaml.ScalarNode:
+		if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			last := n.Line + strings.Count(strings.TrimRight(n.Value, "\n"), "\n") + 1
+			if last > len(starts) {
+				last = len(starts)
+			}
+			return diag.Pos{Line: last, Col: utf8.RuneCountInString(lineText(text, starts, last-1)) + 1}
+		}
+		return diag.Pos{Line: n.Line, Col: scalarEnd(n)}
+	}
+	return diag.Pos{Line: n.Line, Col: n.Column + 1}
+}
+
+// matchBracket is the offset just past the bracket that closes the one at
+// text[off], skipping quoted strings.
+func matchBracket(text string, off int) (int, bool) {
+	depth := 0
+	for i := off; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '"':
+			for i++; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case '\'':
+			if !quoteStart(text[off:i]) {
+				continue // an apostrophe inside a plain scalar (don't)
+			}
+			for i++; i < len(text); i++ {
+				if text[i] == '\'' {
+					if i+1 < len(text) && text[i+1] == '\'' {
+						i++
+						continue
+					}
+					break
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// quoteStart tells whether a quote after before starts a quoted scalar:
+// it follows a bracket, a comma or a colon (spaces between).
+func quoteStart(before string) bool {
+	before = strings.TrimRight(before, " \t\r\n")
+	return before == "" || strings.ContainsAny(before[len(before)-1:], "{[,:")
+}
