@@ -44,6 +44,12 @@ func (s styles) render(st lipgloss.Style, text string) string {
 // writeTable prints aligned columns; widths count display cells, so CJK
 // names and emoji line up.
 func writeTable(w io.Writer, s styles, header []string, rows [][]string) {
+	writeAlignedTable(w, s, header, rows, nil)
+}
+
+// writeAlignedTable is writeTable with the columns right reports true for
+// aligned to the right (numbers); right may be nil.
+func writeAlignedTable(w io.Writer, s styles, header []string, rows [][]string, right func(col int) bool) {
 	widths := make([]int, len(header))
 	for i, h := range header {
 		widths[i] = lipgloss.Width(h)
@@ -60,9 +66,15 @@ func writeTable(w io.Writer, s styles, header []string, rows [][]string) {
 			if style != nil {
 				text = s.render(*style, cell)
 			}
-			b.WriteString(text)
+			pad := strings.Repeat(" ", widths[i]-lipgloss.Width(cell))
+			if right != nil && right(i) {
+				b.WriteString(pad + text)
+				pad = ""
+			} else {
+				b.WriteString(text)
+			}
 			if i < len(cells)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-lipgloss.Width(cell)+2))
+				b.WriteString(pad + "  ")
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))

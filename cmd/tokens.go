@@ -254,7 +254,9 @@ func writeTokensTable(w io.Writer, app *App, rep *tokens.Report) {
 		total = append(total, fmt.Sprint(rep.Total[c.format]))
 	}
 	rows = append(rows, append(per, ""), append(total, "100.0%"))
-	writeTable(w, app.styles(), header, rows)
+	// counts and shares to the right, so digits line up; names and bars left
+	numbers := len(cols) + 1
+	writeAlignedTable(w, app.styles(), header, rows, func(col int) bool { return col >= 1 && col <= numbers })
 }
 
 // partRows are a tool's parts (--by parameter), indented under it: the
