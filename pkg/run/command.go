@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os/exec"
 	"strings"
@@ -288,10 +289,17 @@ func callTimeout(ctx context.Context, c *Call, start time.Time) time.Duration {
 }
 
 // procBuffer keeps at most max bytes and remembers whether more came.
+// It defines ReadFrom so that bytes.Buffer's, which would be promoted and
+// which io.Copy (exec.Cmd's stdout copy) prefers to Write, cannot bypass
+// the cap.
 type procBuffer struct {
 	bytes.Buffer
 	max  int
 	over bool
+}
+
+func (b *procBuffer) ReadFrom(r io.Reader) (int64, error) {
+	return io.Copy(struct{ io.Writer }{b}, r)
 }
 
 func (b *procBuffer) Write(p []byte) (int, error) {
