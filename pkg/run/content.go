@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -40,7 +41,7 @@ func contentResult(raw []byte, what string) (any, error) {
 		IsError           json.RawMessage   `json:"isError"`
 	}
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, Errorf(ToolExecutionError, "%s is not a result envelope (a JSON object with content): %v", what, err)
+		return nil, Errorf(ToolExecutionError, "%s", envelopeError(what, err))
 	}
 	if len(w.Content) > maxContentItems {
 		return nil, Errorf(ToolExecutionError, "%s has %d content items; at most %d are allowed", what, len(w.Content), maxContentItems)
@@ -80,6 +81,20 @@ func contentResult(raw []byte, what string) (any, error) {
 		return nil, &Error{Kind: ToolExecutionError, Message: msg, Detail: m}
 	}
 	return m, nil
+}
+
+// envelopeError says why a result envelope does not decode in the words
+// of the envelope ("content" is a JSON number; it must be a list), not of
+// the Go structure it is decoded into.
+func envelopeError(what string, err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return fmt.Sprintf("%s is a JSON %s, not a result envelope; write a JSON object with a \"content\" list of content items", what, te.Value)
+		}
+		return fmt.Sprintf("%s: %q is a JSON %s; it must be a list of content items, e.g. [{\"type\": \"text\", \"text\": \"...\"}]", what, te.Field, te.Value)
+	}
+	return fmt.Sprintf("%s is not a result envelope (a JSON object with content): %v", what, err)
 }
 
 // withEmptyContent adds "content":[] to an envelope object without it.
