@@ -52,6 +52,14 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl-test", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
 	if err != nil {
+		// A stdio server that exited (a program not found, a crash) says
+		// why, not only "EOF".
+		if s.proc != nil {
+			if x := s.proc.ExitError("initialize", err); x != nil {
+				s.Close()
+				return nil, fmt.Errorf("--server %q: %v", server, x)
+			}
+		}
 		s.Close()
 		return nil, fmt.Errorf("cannot connect to the MCP server %s: %v", server, mcpclient.RootCause(err))
 	}
