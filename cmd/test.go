@@ -91,6 +91,11 @@ selected by --run, bad --run pattern).`,
 			if err := app.configure(cmd); err != nil {
 				return err
 			}
+			for _, name := range []string{"server", "url"} {
+				if v, _ := cmd.Flags().GetString(name); cmd.Flags().Changed(name) && strings.TrimSpace(v) == "" {
+					return usageError(fmt.Errorf("--%s is empty; give the server's command line (--server 'toolctl serve tools') or URL (--url http://127.0.0.1:8080/mcp)", name))
+				}
+			}
 			return runTest(opts, args)
 		},
 	}
