@@ -106,6 +106,9 @@ cannot be reached). The lint section of .toolctl.yaml applies: rules
 			if err := app.configure(cmd); err != nil {
 				return err
 			}
+			if err := emptyServerFlag(cmd, "server", "url"); err != nil {
+				return err
+			}
 			opts.paths = args
 			return runScan(cmd.Context(), opts)
 		},

@@ -91,10 +91,8 @@ selected by --run, bad --run pattern).`,
 			if err := app.configure(cmd); err != nil {
 				return err
 			}
-			for _, name := range []string{"server", "url"} {
-				if v, _ := cmd.Flags().GetString(name); cmd.Flags().Changed(name) && strings.TrimSpace(v) == "" {
-					return usageError(fmt.Errorf("--%s is empty; give the server's command line (--server 'toolctl serve tools') or URL (--url http://127.0.0.1:8080/mcp)", name))
-				}
+			if err := emptyServerFlag(cmd, "server", "url"); err != nil {
+				return err
 			}
 			return runTest(opts, args)
 		},
@@ -114,6 +112,18 @@ selected by --run, bad --run pattern).`,
 	f.StringVar(&opts.runner.root, "root", "", "directory file_reader is confined to (default: the working directory)")
 	f.StringVar(&opts.runner.python, "python", "", "Python interpreter for python entries that name none (default python3)")
 	return cmd
+}
+
+// emptyServerFlag is the usage error of a server flag given as "" (a
+// script's unset variable): without it the command would quietly work on
+// the local tool files instead of the server.
+func emptyServerFlag(cmd *cobra.Command, names ...string) error {
+	for _, name := range names {
+		if v, _ := cmd.Flags().GetString(name); cmd.Flags().Changed(name) && strings.TrimSpace(v) == "" {
+			return usageError(fmt.Errorf("--%s is empty; give the server's command line (--server 'toolctl serve tools') or URL (--url http://127.0.0.1:8080/mcp)", name))
+		}
+	}
+	return nil
 }
 
 func runTest(opts *testOptions, args []string) error {
