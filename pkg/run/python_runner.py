@@ -196,13 +196,21 @@ def _notice(doc):
     os.write(2, line.encode("utf-8"))
 
 
+def _finite_number(v, what):
+    # as the JavaScript ctx.progress: a notice the caller would drop (a
+    # string, NaN) is the tool's mistake, reported where it is made
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise TypeError(what + " must be a finite number, not " + repr(v)[:40])
+    return v
+
+
 class Context(object):
     """The call's context: ctx.progress(done, total, message), ctx.log(level, message, data)."""
 
     def progress(self, progress, total=None, message=None):
-        d = {"progress": progress}
+        d = {"progress": _finite_number(progress, "ctx.progress: progress")}
         if total is not None:
-            d["total"] = total
+            d["total"] = _finite_number(total, "ctx.progress: total")
         if message is not None:
             d["message"] = str(message)
         _notice(d)
