@@ -262,3 +262,21 @@ func TestPythonReturnsNone(t *testing.T) {
 		t.Errorf("a run-time None: %v", s)
 	}
 }
+
+// A parameter named ctx is where the runner passes the call's context
+// (progress, logs): it is not in the schema, so the model never fills it.
+func TestPythonCtxParameterNotInSchema(t *testing.T) {
+	needPython(t)
+	src := "def report(month: str, ctx=None) -> dict:\n    \"\"\"Builds the monthly report.\"\"\"\n    return {}\n"
+	res, err := ImportPython(context.Background(), PythonOptions{Name: "mod.py", Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 1 {
+		t.Fatalf("tools = %d", len(res.Tools))
+	}
+	js, _ := spec.MarshalJSONIndent(res.Tools[0].Tool.InputSchema)
+	if strings.Contains(string(js), "ctx") || !strings.Contains(string(js), "month") {
+		t.Errorf("input_schema = %s", js)
+	}
+}

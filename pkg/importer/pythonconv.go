@@ -126,6 +126,13 @@ func (c *pyConv) tool(f *pyFunc, entry *spec.Entry) *spec.Tool {
 	props := spec.NewMap(len(params))
 	var required []any
 	for i, p := range params {
+		if p.Name == "ctx" {
+			// the runner passes the call's context (progress, logs) as ctx
+			// when the schema does not declare it: it is not the model's
+			// to give (README "Rich results"; lint's entry-python-drift
+			// skips it the same way)
+			continue
+		}
 		c.at = p.Pos
 		ann := p.Annotation
 		if ann == nil && i < len(commentTypes) {
