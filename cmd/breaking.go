@@ -244,26 +244,7 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 		names = append(names, f.Path)
 	}
 	slices.Sort(names)
-	cwd, _ := os.Getwd()
-	for _, rs := range reports {
-		opt := report.Options{
-			Color:   app.Color && rs.output == "",
-			Source:  func(p string) *spec.File { return byPath[p] },
-			Root:    cwd,
-			Version: currentBuild().Version,
-			Rules:   breakingReportRules(),
-			Quiet:   app.Quiet,
-		}
-		if err := writeReport(app.IO.Out, rs, findings, report.Summary{Files: names}, opt); err != nil {
-			return usageError(err)
-		}
-	}
-	for _, f := range findings {
-		if f.Severity >= failOn {
-			return problemsFound()
-		}
-	}
-	return nil
+	return app.writeReports(reports, findings, byPath, names, failOn, report.Options{Rules: breakingReportRules()})
 }
 
 // breakingServer lists a live server's tools for one side.

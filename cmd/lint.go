@@ -310,16 +310,20 @@ func runLint(opts *lintOptions) error {
 		names[i] = f.Path
 	}
 	slices.Sort(names)
+	return app.writeReports(reports, findings, byPath, names, failOn, report.Options{Rules: reportRules()})
+}
+
+// writeReports writes every report of findings (files, by path, give the
+// source lines; names are the files read) and fails the run when a
+// finding is at failOn or above: lint, breaking, scan and verify.
+func (app *App) writeReports(reports reportList, findings []lint.Finding, byPath map[string]*spec.File, names []string, failOn lint.Severity, opt report.Options) error {
 	cwd, _ := os.Getwd()
+	opt.Source = func(p string) *spec.File { return byPath[p] }
+	opt.Root = cwd
+	opt.Version = currentBuild().Version
+	opt.Quiet = app.Quiet
 	for _, rs := range reports {
-		opt := report.Options{
-			Color:   app.Color && rs.output == "",
-			Source:  func(p string) *spec.File { return byPath[p] },
-			Root:    cwd,
-			Version: currentBuild().Version,
-			Rules:   reportRules(),
-			Quiet:   app.Quiet,
-		}
+		opt.Color = app.Color && rs.output == ""
 		if err := writeReport(app.IO.Out, rs, findings, report.Summary{Files: names}, opt); err != nil {
 			return usageError(err)
 		}

@@ -192,26 +192,6 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	}
 	names := slices.Clone(res.Inputs)
 	slices.Sort(names)
-	cwd, _ := os.Getwd()
-	for _, rs := range reports {
-		opt := report.Options{
-			Color:   app.Color && rs.output == "",
-			Source:  func(p string) *spec.File { return byPath[p] },
-			Root:    cwd,
-			Version: currentBuild().Version,
-			Rules:   reportRules(),
-			Quiet:   app.Quiet,
-			// imported tools are where their pointers say
-			ToolPointers: true,
-		}
-		if err := writeReport(app.IO.Out, rs, res.Findings, report.Summary{Files: names}, opt); err != nil {
-			return usageError(err)
-		}
-	}
-	for _, f := range res.Findings {
-		if f.Severity >= failOn {
-			return problemsFound()
-		}
-	}
-	return nil
+	// imported tools are where their pointers say
+	return app.writeReports(reports, res.Findings, byPath, names, failOn, report.Options{Rules: reportRules(), ToolPointers: true})
 }

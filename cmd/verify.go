@@ -140,28 +140,9 @@ func runVerify(opts *verifyOptions) error {
 		names = append(names, f.Path)
 	}
 	slices.Sort(names)
-	cwd, _ := os.Getwd()
 	var rules []report.Rule
 	for _, r := range lock.Rules {
 		rules = append(rules, report.Rule{ID: r.ID, Description: r.Description, Severity: diag.Error})
 	}
-	for _, rs := range reports {
-		opt := report.Options{
-			Color:   app.Color && rs.output == "",
-			Source:  func(p string) *spec.File { return byPath[p] },
-			Root:    cwd,
-			Version: currentBuild().Version,
-			Rules:   rules,
-			Quiet:   app.Quiet,
-		}
-		if err := writeReport(app.IO.Out, rs, findings, report.Summary{Files: names}, opt); err != nil {
-			return usageError(err)
-		}
-	}
-	for _, f := range findings {
-		if f.Severity >= failOn {
-			return problemsFound()
-		}
-	}
-	return nil
+	return app.writeReports(reports, findings, byPath, names, failOn, report.Options{Rules: rules})
 }
