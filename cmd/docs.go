@@ -109,24 +109,11 @@ func isDocsFormat(s string) bool {
 func runDocs(opts *docsOptions) error {
 	app := opts.app
 	format := docs.Format(opts.format)
-	set, err := app.loadTools(opts.paths)
+	// Docs that miss a broken file would look complete; docs of a file
+	// lint rejects would document what it does not say.
+	tools, err := app.loadWhole(opts.paths, opts.noLint, wholeSet{nothing: "no docs " + docsVerb(opts), verb: "document", gateVerb: "document them"})
 	if err != nil {
 		return err
-	}
-	// Docs that silently miss a broken file would look complete.
-	if errs := set.Errors(); len(errs) > 0 {
-		app.printFileErrors(errs)
-		return &exitError{ExitProblems, fmt.Errorf("no docs %s: %s with errors; fix them (toolctl lint shows them) or document other paths", docsVerb(opts), lint.Plural(countBadFiles(set), "file", "files"))}
-	}
-	tools := set.Tools()
-	if len(tools) == 0 {
-		return usageError(fmt.Errorf("no tools to document in %s (toolctl reads .yaml, .yml and .json files)", strings.Join(opts.paths, ", ")))
-	}
-	// Docs of a file lint rejects would document what it does not say.
-	if !opts.noLint {
-		if err := app.lintGate(set, opts.paths, "no docs "+docsVerb(opts), "document them"); err != nil {
-			return err
-		}
 	}
 	files, err := docs.Generate(tools, docs.Options{Format: format, Dir: opts.output})
 	var conflict *docs.Error

@@ -154,26 +154,12 @@ func (o *exportOptions) exportOptions() export.Options {
 
 func runExport(opts *exportOptions, eo export.Options) error {
 	app := opts.app
-	set, err := app.loadTools(opts.paths)
+	// An export that silently drops a broken file would be committed as
+	// complete; what lint rejects (paramters: for parameters, say) would
+	// export as a tool without it: both are refused, as serve does.
+	tools, err := app.loadWhole(opts.paths, opts.noLint, wholeSet{nothing: "nothing exported", verb: "export", gateVerb: "export"})
 	if err != nil {
 		return err
-	}
-	// An export that silently drops a broken file would be committed as
-	// complete: refuse it.
-	if errs := set.Errors(); len(errs) > 0 {
-		app.printFileErrors(errs)
-		return &exitError{ExitProblems, fmt.Errorf("nothing exported: %s with errors; fix them (toolctl lint shows them) or export other paths", lint.Plural(countBadFiles(set), "file", "files"))}
-	}
-	tools := set.Tools()
-	if len(tools) == 0 {
-		return usageError(fmt.Errorf("no tools to export in %s (toolctl reads .yaml, .yml and .json files)", strings.Join(opts.paths, ", ")))
-	}
-	// What lint rejects (paramters: for parameters, say) would export as a
-	// tool without it: refuse, as serve does.
-	if !opts.noLint {
-		if err := app.lintGate(set, opts.paths, "nothing exported", "export"); err != nil {
-			return err
-		}
 	}
 	res, err := export.Build(tools, eo)
 	var refused *export.Error

@@ -300,3 +300,38 @@ func readLock(path string) (*lock.File, error) {
 	}
 	return f, nil
 }
+
+// wholeSet is what a command whose output covers every tool of paths
+// (export, docs, tokens) needs said about it: nothing is the outcome when it
+// stops ("nothing exported"), verb what it does to the tools ("export"), and
+// why, when not "", says why a broken file stops it.
+type wholeSet struct{ nothing, verb, gateVerb, why string }
+
+// loadWhole loads paths for such a command: an output that silently
+// missed a broken file would look complete, so a file with errors stops
+// it, as do no tools at all and, unless noLint, what lint rejects (the
+// lint gate).
+func (app *App) loadWhole(paths []string, noLint bool, w wholeSet) ([]*spec.Tool, error) {
+	set, err := app.loadTools(paths)
+	if err != nil {
+		return nil, err
+	}
+	if errs := set.Errors(); len(errs) > 0 {
+		app.printFileErrors(errs)
+		why := ""
+		if w.why != "" {
+			why = w.why + ": "
+		}
+		return nil, &exitError{ExitProblems, fmt.Errorf("%s: %s with errors; %sfix them (toolctl lint shows them) or %s other paths", w.nothing, lint.Plural(countBadFiles(set), "file", "files"), why, w.verb)}
+	}
+	tools := set.Tools()
+	if len(tools) == 0 {
+		return nil, usageError(fmt.Errorf("no tools to %s in %s (toolctl reads .yaml, .yml and .json files)", w.verb, strings.Join(paths, ", ")))
+	}
+	if !noLint {
+		if err := app.lintGate(set, paths, w.nothing, w.gateVerb); err != nil {
+			return nil, err
+		}
+	}
+	return tools, nil
+}

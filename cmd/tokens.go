@@ -141,22 +141,9 @@ func (o *tokensOptions) exportFormats() []export.Format {
 
 func runTokens(opts *tokensOptions) error {
 	app := opts.app
-	set, err := app.loadTools(opts.paths)
+	tools, err := app.loadWhole(opts.paths, opts.noLint, wholeSet{nothing: "nothing counted", verb: "count", gateVerb: "count", why: "a total without them would be wrong"})
 	if err != nil {
 		return err
-	}
-	if errs := set.Errors(); len(errs) > 0 {
-		app.printFileErrors(errs)
-		return &exitError{ExitProblems, fmt.Errorf("nothing counted: %s with errors; a total without them would be wrong: fix them (toolctl lint shows them) or count other paths", lint.Plural(countBadFiles(set), "file", "files"))}
-	}
-	tools := set.Tools()
-	if len(tools) == 0 {
-		return usageError(fmt.Errorf("no tools to count in %s (toolctl reads .yaml, .yml and .json files)", strings.Join(opts.paths, ", ")))
-	}
-	if !opts.noLint {
-		if err := app.lintGate(set, opts.paths, "nothing counted", "count"); err != nil {
-			return err
-		}
 	}
 	rep, err := tokens.Measure(tools, tokens.Options{Formats: opts.exportFormats(), Model: opts.model, Parts: opts.by == "parameter", Sort: opts.sort, Strict: opts.strict})
 	var refused *export.Error
