@@ -189,10 +189,18 @@ func (s *streamWriter) finish(body []byte) {
 	_, _ = s.w.Write(body)
 }
 
+// isCall tells whether req is a tools/call request: one the direct path
+// leaves to the SDK is answered with an event stream, which carries what
+// the tool reports while it runs (a JSON response has nowhere to put it).
+func isCall(req *jsonrpc.Request) bool {
+	return req.Method == "tools/call" && req.IsCall()
+}
+
 // wantsProgress tells whether req is a tools/call whose _meta holds a
-// progressToken.
+// progressToken. With httpSDKOnly (tests comparing the direct path with
+// the SDK's JSON answers) only those calls get the event stream.
 func wantsProgress(req *jsonrpc.Request) bool {
-	if req.Method != "tools/call" || !req.IsCall() {
+	if !isCall(req) {
 		return false
 	}
 	var p struct {

@@ -101,7 +101,7 @@ type Server struct {
 	// (tests compare the two).
 	httpSDKOnly bool
 	// httpStream is the SDK's handler that answers with event streams,
-	// for the calls with a progressToken the direct path does not take.
+	// for the tools/call requests the direct path does not take.
 	httpStream http.Handler
 	// httpAsks are the HTTP direct path's requests to clients waiting
 	// for the POST of their answer (ask.go).

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -225,9 +226,9 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 		PropagateRequestCancellation: true,
 		MaxRequestBodyBytes:          opts.MaxRequestBytes,
 	})
-	// A tools/call with a progressToken that the direct path leaves to the
-	// SDK is answered with an event stream, which carries its progress (a
-	// JSON response has nowhere to put it; notify.go).
+	// A tools/call that the direct path leaves to the SDK is answered with
+	// an event stream, which carries its progress and log messages (a JSON
+	// response has nowhere to put them; notify.go).
 	s.httpStream = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
 		Stateless:                    true,
 		PropagateRequestCancellation: true,
@@ -373,7 +374,7 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.directCall(w, r, req) {
 				return
 			}
-			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.httpStream != nil && wantsProgress(req) {
+			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.httpStream != nil && s.streamed(req) {
 				withRequest(s.httpStream).ServeHTTP(w, r)
 				return
 			}
@@ -425,6 +426,30 @@ func (s *Server) answered(r *http.Request, msgs []jsonrpc.Message) bool {
 		s.httpAsks.answer(m.(*jsonrpc.Response))
 	}
 	return true
+}
+
+// streamed tells whether the SDK answers req, a request the direct path
+// did not take, with an event stream: a tools/call of a served tool (an
+// unknown tool's error has nothing to stream). With httpSDKOnly (tests
+// comparing the direct path with the SDK's JSON answers) only a call
+// with a progressToken is.
+func (s *Server) streamed(req *jsonrpc.Request) bool {
+	if !isCall(req) {
+		return false
+	}
+	if s.httpSDKOnly {
+		return wantsProgress(req)
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(req.Params, &p) != nil {
+		return false
+	}
+	s.mu.RLock()
+	_, ours := s.tools[p.Name]
+	s.mu.RUnlock()
+	return ours
 }
 
 // isJSONType tells application/json (with parameters) from other types,
