@@ -39,6 +39,9 @@ type AskError struct {
 }
 
 func (e *AskError) Error() string {
+	if e.Code == 0 {
+		return fmt.Sprintf("the client answered %s with an error: %s", e.Method, e.Message)
+	}
 	return fmt.Sprintf("the client answered %s with an error: %s (code %d)", e.Method, e.Message, e.Code)
 }
 
@@ -48,6 +51,9 @@ type askerKey struct{}
 func WithAsker(ctx context.Context, a Asker) context.Context {
 	return context.WithValue(ctx, askerKey{}, a)
 }
+
+// AskerFrom is the Asker ctx carries, nil if none.
+func AskerFrom(ctx context.Context) Asker { return askerFrom(ctx) }
 
 func askerFrom(ctx context.Context) Asker {
 	a, _ := ctx.Value(askerKey{}).(Asker)
@@ -60,7 +66,7 @@ const (
 	maxAsks       = 100
 	maxAskParams  = 1 << 20 // bytes of a request's params
 	maxAskResult  = 4 << 20 // bytes of the client's answer
-	errNoAskerMsg = "there is no MCP client to ask: the tool runs outside toolctl serve (toolctl run and test cannot answer it); serve the tool to an MCP client that supports %s"
+	errNoAskerMsg = "there is no MCP client to ask (toolctl run has none): serve the tool to an MCP client that supports %s, or test it with the client's answers in an example's expect.client"
 )
 
 // asks is a call's way to its client, with the bounds and the redaction.
