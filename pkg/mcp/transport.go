@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -356,6 +357,10 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 			return
 		}
 		p := parseBody(bb.data)
+		if len(p.errors) == 0 && s.answered(r, p.msgs) {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
 		if len(p.errors) > 0 {
 			body := p.errors[0]
 			if p.batch {
@@ -396,6 +401,30 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// answered hands the client's responses in msgs to the calls' requests
+// waiting for them (ask.go); true when msgs are all responses to such
+// requests (answered 202, as the transport has a server accept them). The
+// POST passes the same Origin and Host checks as a call.
+func (s *Server) answered(r *http.Request, msgs []jsonrpc.Message) bool {
+	if len(msgs) == 0 || !hostAllowed(r) {
+		return false
+	}
+	for _, m := range msgs {
+		resp, ok := m.(*jsonrpc.Response)
+		if !ok {
+			return false
+		}
+		if key, ok := resp.ID.Raw().(string); !ok || !strings.HasPrefix(key, askIDPrefix) {
+			return false
+		}
+	}
+	// A late answer (the call ended) is accepted and dropped.
+	for _, m := range msgs {
+		s.httpAsks.answer(m.(*jsonrpc.Response))
+	}
+	return true
 }
 
 // isJSONType tells application/json (with parameters) from other types,

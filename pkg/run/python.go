@@ -185,7 +185,7 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The working directory stays the caller's: paths the agent passes are
 	// relative to it; imports use entry.path, not the working directory.
 	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8")
-	p := runProc(c, cmd, stdin, s.interp, c.memoryLimit(pythonExecutor{}))
+	p := runProc(ctx, c, cmd, stdin, s.interp, c.memoryLimit(pythonExecutor{}), true)
 	if p.MemoryExceeded {
 		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.Peak)
 	}

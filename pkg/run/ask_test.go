@@ -1,0 +1,233 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolctl/toolctl/pkg/spec"
+)
+
+// fakeClient is an Asker that records the requests and answers them as
+// the conformance suite's client does.
+type fakeClient struct {
+	mu    sync.Mutex
+	asked []string // method + " " + params
+	err   error
+	wait  bool // never answer: wait for the call's end
+}
+
+func (f *fakeClient) Ask(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	f.mu.Lock()
+	f.asked = append(f.asked, method+" "+string(params))
+	f.mu.Unlock()
+	if f.wait {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	if method == MethodSample {
+		return json.RawMessage(`{"role":"assistant","content":{"type":"text","text":"This is a test response from the client"},"model":"test-model","stopReason":"endTurn"}`), nil
+	}
+	return json.RawMessage(`{"action":"accept","content":{"username":"testuser","email":"test@example.com"}}`), nil
+}
+
+// askRun runs the tool file doc with files beside it, asking client (nil:
+// no client).
+func askRun(t *testing.T, doc string, files map[string]string, input map[string]any, client Asker, env map[string]string) (any, error) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := spec.ParseFile(filepath.Join(dir, "tool.yaml"), []byte(doc))
+	if len(f.Tools) != 1 {
+		t.Fatalf("parse: %v", f.Errors)
+	}
+	var stderr bytes.Buffer
+	r := &Runner{Stderr: &stderr, Getenv: func(k string) string { return env[k] }}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if client != nil {
+		ctx = WithAsker(ctx, client)
+	}
+	res, err := r.Run(ctx, f.Tools[0], input)
+	if err != nil {
+		return nil, err
+	}
+	return res.Value, nil
+}
+
+const askJS = `async function execute(input, ctx) {
+  const s = await ctx.sample(input.prompt, { maxTokens: 100, systemPrompt: "be brief ${TOKEN}" });
+  const e = await ctx.elicit("Please provide your information", {
+    type: "object",
+    properties: { username: { type: "string" }, email: { type: "string" } },
+    required: ["username", "email"],
+  });
+  return "LLM response: " + s.content.text + "; User response: " + e.action + " " + JSON.stringify(e.content);
+}`
+
+const askPy = `import toolctl
+
+async def run(prompt, ctx):
+    s = await ctx.sample(prompt, max_tokens=100, system_prompt="be brief ${TOKEN}")
+    e = ctx.elicit("Please provide your information", {
+        "type": "object",
+        "properties": {"username": {"type": "string"}, "email": {"type": "string"}},
+        "required": ["username", "email"],
+    })
+    return "LLM response: %s; User response: %s %s" % (s["content"]["text"], e["action"], __import__("json").dumps(e["content"], sort_keys=True, separators=(",", ":")))
+`
+
+func askTools(t *testing.T) map[string]struct {
+	doc   string
+	files map[string]string
+} {
+	params := "parameters:\n  type: object\n  properties:\n    prompt: {type: string}\n"
+	js := jsTool(askJS)
+	js = strings.Replace(js, "entry:", params+"entry:", 1)
+	return map[string]struct {
+		doc   string
+		files map[string]string
+	}{
+		"javascript": {js, nil},
+		"python":     {"name: rich\ndescription: A test tool.\n" + params + "entry:\n  type: python\n  module: asker\n  function: run\n", map[string]string{"asker.py": askPy}},
+	}
+}
+
+// The secret a tool substitutes is a template in the code here: the
+// code's own text is not substituted, so the tool sends the literal
+// "${TOKEN}"; TestAskRedactsSecrets covers substituted values.
+func TestAskSampleAndElicit(t *testing.T) {
+	for lang, tool := range askTools(t) {
+		t.Run(lang, func(t *testing.T) {
+			if lang == "python" {
+				pyNeed(t)
+			}
+			c := &fakeClient{}
+			v, err := askRun(t, tool.doc, tool.files, map[string]any{"prompt": "Test prompt for sampling"}, c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := `LLM response: This is a test response from the client; User response: accept {"email":"test@example.com","username":"testuser"}`
+			if lang == "javascript" {
+				want = `LLM response: This is a test response from the client; User response: accept {"username":"testuser","email":"test@example.com"}`
+			}
+			if v != want {
+				t.Errorf("result %q\nwant   %q", v, want)
+			}
+			if len(c.asked) != 2 {
+				t.Fatalf("asked %q", c.asked)
+			}
+			var sample struct {
+				Messages []struct {
+					Role    string `json:"role"`
+					Content struct{ Type, Text string }
+				} `json:"messages"`
+				MaxTokens    int    `json:"maxTokens"`
+				SystemPrompt string `json:"systemPrompt"`
+			}
+			method, params, _ := strings.Cut(c.asked[0], " ")
+			if err := json.Unmarshal([]byte(params), &sample); err != nil || method != MethodSample || sample.MaxTokens != 100 || len(sample.Messages) != 1 || sample.Messages[0].Role != "user" || sample.Messages[0].Content.Text != "Test prompt for sampling" || sample.SystemPrompt == "" {
+				t.Errorf("sampling request %s (%v)", c.asked[0], err)
+			}
+			method, params, _ = strings.Cut(c.asked[1], " ")
+			if method != MethodElicit || !strings.Contains(params, `"message":"Please provide your information"`) || !strings.Contains(params, `"required":["username","email"]`) {
+				t.Errorf("elicitation request %s", c.asked[1])
+			}
+		})
+	}
+}
+
+// Without a client, and when the client answers with an error, the
+// tool's ctx.sample fails where the tool can catch it, saying why.
+func TestAskWithoutClientAndRefused(t *testing.T) {
+	for lang, tool := range askTools(t) {
+		t.Run(lang, func(t *testing.T) {
+			if lang == "python" {
+				pyNeed(t)
+			}
+			_, err := askRun(t, tool.doc, tool.files, map[string]any{"prompt": "p"}, nil, nil)
+			if err == nil || !strings.Contains(err.Error(), "there is no MCP client to ask") || !strings.Contains(err.Error(), "sampling") {
+				t.Errorf("no client: %v", err)
+			}
+			refused := &fakeClient{err: &AskError{Method: MethodSample, Code: -32601, Message: "Method not found"}}
+			_, err = askRun(t, tool.doc, tool.files, map[string]any{"prompt": "p"}, refused, nil)
+			if err == nil || !strings.Contains(err.Error(), "the client answered sampling/createMessage with an error: Method not found (code -32601)") {
+				t.Errorf("refused: %v", err)
+			}
+		})
+	}
+}
+
+// A client that never answers holds the call only until its timeout.
+func TestAskEndsAtTimeout(t *testing.T) {
+	for lang, tool := range askTools(t) {
+		t.Run(lang, func(t *testing.T) {
+			if lang == "python" {
+				pyNeed(t)
+			}
+			doc := strings.Replace(tool.doc, "entry:", "runtime:\n  timeout: 1s\nentry:", 1)
+			start := time.Now()
+			_, err := askRun(t, doc, tool.files, map[string]any{"prompt": "p"}, &fakeClient{wait: true}, nil)
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != TimeoutError {
+				t.Fatalf("error %v", err)
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("the call took %s (timeout 1s)", d)
+			}
+		})
+	}
+}
+
+// A secret the call substituted never reaches the client in a request.
+func TestAskRedactsSecrets(t *testing.T) {
+	doc := "name: rich\ndescription: A test tool.\nparameters:\n  type: object\n  properties:\n    key: {type: string}\nbind:\n  key: {env: TOKEN}\nentry:\n  type: javascript\n  code: |\n    function execute(input, ctx) { return ctx.sample('use ' + input.key).then((r) => r.model); }\n"
+	c := &fakeClient{}
+	v, err := askRun(t, doc, nil, map[string]any{}, c, map[string]string{"TOKEN": "s3cr3t-value-123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != "test-model" {
+		t.Errorf("result %v", v)
+	}
+	if len(c.asked) != 1 || strings.Contains(c.asked[0], "s3cr3t-value-123") {
+		t.Errorf("request %q carries the secret", c.asked)
+	}
+}
+
+// The bounds: a request method other than the two, params too large,
+// too many requests in a call.
+func TestAskBounds(t *testing.T) {
+	c := &Call{asks: &asks{to: &fakeClient{}}}
+	ctx := context.Background()
+	if _, err := c.ask(ctx, "roots/list", json.RawMessage(`{}`)); err == nil {
+		t.Error("roots/list was sent")
+	}
+	big := json.RawMessage(`{"x":"` + strings.Repeat("a", maxAskParams) + `"}`)
+	if _, err := c.ask(ctx, MethodSample, big); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("large params: %v", err)
+	}
+	if _, err := c.ask(ctx, MethodSample, json.RawMessage(`[1]`)); err == nil {
+		t.Error("params that are not an object were sent")
+	}
+	for i := 0; i < maxAsks; i++ {
+		_, _ = c.ask(ctx, MethodSample, json.RawMessage(`{}`))
+	}
+	if _, err := c.ask(ctx, MethodSample, json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "more than 100 requests") {
+		t.Errorf("request %d: %v", maxAsks+1, err)
+	}
+}
