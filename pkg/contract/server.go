@@ -51,7 +51,7 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 		}
 		p, err := mcpclient.Start(ctx, argv, "", stderr, 0)
 		if err != nil {
-			return nil, err
+			return nil, mcpclient.FlagError(err, "--server")
 		}
 		s.proc = p
 		transport = p.Transport(nil)
@@ -78,6 +78,9 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 		if s.proc != nil {
 			if x := s.proc.ExitError("initialize", err); x != nil {
 				s.Close()
+				if x.Start != nil {
+					return nil, mcpclient.FlagError(x, "--server")
+				}
 				return nil, fmt.Errorf("--server %q: %v", server, x)
 			}
 		}
