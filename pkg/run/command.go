@@ -153,7 +153,7 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The caller's working directory, as for python: paths an agent passes
 	// are relative to where it runs, not to the tools directory. The
 	// program itself, when given with a slash, is found next to the file.
-	p := runProc(ctx, c, cmd, stdin, argv[0], c.memoryLimit(x), false)
+	p := runProc(ctx, c, cmd, stdin, argv[0], c.memoryLimit(x), "")
 	if p.MemoryExceeded {
 		return nil, memoryError(c, argv[0], p.Peak)
 	}
@@ -332,23 +332,23 @@ type procRun struct {
 // process it starts outlives the call, and the call's memory limit
 // applies to all of them.
 //
-// With answers, stdin stays open after the input, which is written as
+// With a nonce, stdin stays open after the input, which is written as
 // one line: the process may ask the client (a "##toolctl" line on stderr
-// with "ask") and gets each answer as a line on stdin (python's ctx.sample
-// and ctx.elicit).
-func runProc(ctx context.Context, c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64, answers bool) *procRun {
+// with "ask" and the nonce) and gets each answer as a line on stdin
+// (python's ctx.sample and ctx.elicit).
+func runProc(ctx context.Context, c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64, nonce string) *procRun {
 	p := &procRun{stdout: &procBuffer{max: procMaxOutput}, stderr: proc.NewTail(c.Stderr)}
 	// Notice lines (progress, log messages) are taken out of stderr
 	// before it reaches the call's stderr and the tail kept for messages.
 	notices := newNoticeFilter(c, p.stderr)
-	if answers {
+	if nonce != "" {
 		pr, pw, err := os.Pipe()
 		if err != nil {
 			p.err = err
 			return p
 		}
 		actx, cancel := context.WithCancel(ctx)
-		ap := &askPipe{c: c, ctx: actx, w: pw}
+		ap := &askPipe{c: c, ctx: actx, w: pw, nonce: nonce}
 		ap.mu.Lock() // the input goes first
 		go func() {
 			defer ap.mu.Unlock()

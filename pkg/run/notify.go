@@ -3,6 +3,9 @@ package run
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -232,10 +235,18 @@ func (f *noticeFilter) Flush() {
 // askPipe answers a process's requests to the client on its stdin, one
 // line each, in order.
 type askPipe struct {
-	c   *Call
-	ctx context.Context // ends when the process is gone
-	mu  sync.Mutex
-	w   io.Writer
+	c     *Call
+	ctx   context.Context // ends when the process is gone
+	mu    sync.Mutex
+	w     io.Writer
+	nonce string // in every request of the process's own: a line the tool prints cannot be one
+}
+
+// askNonce is a fresh unguessable nonce for a process's requests.
+func askNonce() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func (a *askPipe) answer(method string, params json.RawMessage) {
@@ -273,13 +284,19 @@ func (f *noticeFilter) notice(line []byte) bool {
 		Ask      *struct {
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params"`
+			Nonce  string          `json:"nonce"`
 		} `json:"ask"`
 	}
 	if decodeExact(line, &m) != nil {
 		return false
 	}
 	switch {
-	case m.Ask != nil && f.answers != nil:
+	case m.Ask != nil:
+		// Only the runner's own requests, which carry its nonce, are
+		// sent; another line that looks like one is plain stderr.
+		if f.answers == nil || subtle.ConstantTimeCompare([]byte(m.Ask.Nonce), []byte(f.answers.nonce)) != 1 {
+			return false
+		}
 		go f.answers.answer(m.Ask.Method, m.Ask.Params)
 	case m.Progress != nil:
 		f.c.progress(Progress{Progress: *m.Progress, Total: m.Total, Message: m.Message})

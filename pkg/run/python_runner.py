@@ -291,15 +291,20 @@ class _Answer(dict):
 
 _ANSWERS = None
 _ASK_LOCK = None
+_ASK_NONCE = None
+_MAX_ASK = 1 << 20  # bytes of a request's params, as toolctl bounds them
 
 
 def _ask(method, params):
     # The request goes out as a "##toolctl" line on stderr; toolctl writes
     # the answer as one line on the private copy of stdin.
-    if _ANSWERS is None:
+    if _ANSWERS is None or not _ASK_NONCE:
         raise AskError("there is no MCP client to ask")
+    encoded = _encode(params)
+    if len(encoded) > _MAX_ASK:
+        raise AskError("the %s request is %d bytes, more than the %d a request to the client may have" % (method, len(encoded), _MAX_ASK))
     with _ASK_LOCK:
-        _notice({"ask": {"method": method, "params": params}})
+        _notice({"ask": {"method": method, "params": json.loads(encoded), "nonce": _ASK_NONCE}})
         line = _ANSWERS.readline()
     if not line:
         raise AskError("no answer from toolctl to " + method)
@@ -408,6 +413,10 @@ def _main():
     try:
         path, module_name, func_name = sys.argv[1:4]
         declared = json.loads(sys.argv[4]) if len(sys.argv) > 4 else []
+        # The nonce marks this runner's requests to the client: a line the
+        # tool prints (say, text from its input) cannot pass for one.
+        global _ASK_NONCE
+        _ASK_NONCE = sys.argv[5] if len(sys.argv) > 5 else None
         # The input is the first line of stdin; the rest carries toolctl's
         # answers to ctx.sample/ctx.elicit, on a copy the tool and its
         # children cannot read (not inheritable, PEP 446; fd 0 is /dev/null).
