@@ -281,22 +281,22 @@ func (f *noticeFilter) notice(line []byte) bool {
 		Log      string   `json:"log"`
 		Logger   string   `json:"logger"`
 		Data     any      `json:"data"`
+		Nonce    string   `json:"nonce"`
 		Ask      *struct {
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params"`
-			Nonce  string          `json:"nonce"`
 		} `json:"ask"`
 	}
 	if decodeExact(line, &m) != nil {
 		return false
 	}
+	// A process with a nonce (python's runner) marks its own notices with
+	// it: a line the tool prints, text from its input say, is plain stderr.
+	if f.answers != nil && subtle.ConstantTimeCompare([]byte(m.Nonce), []byte(f.answers.nonce)) != 1 {
+		return false
+	}
 	switch {
-	case m.Ask != nil:
-		// Only the runner's own requests, which carry its nonce, are
-		// sent; another line that looks like one is plain stderr.
-		if f.answers == nil || subtle.ConstantTimeCompare([]byte(m.Ask.Nonce), []byte(f.answers.nonce)) != 1 {
-			return false
-		}
+	case m.Ask != nil && f.answers != nil:
 		go f.answers.answer(m.Ask.Method, m.Ask.Params)
 	case m.Progress != nil:
 		f.c.progress(Progress{Progress: *m.Progress, Total: m.Total, Message: m.Message})

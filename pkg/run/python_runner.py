@@ -188,6 +188,8 @@ def _error(message):
 
 
 def _notice(doc):
+    if _ASK_NONCE:
+        doc = dict(doc, nonce=_ASK_NONCE)
     line = "##toolctl " + _encode(doc) + "\n"
     try:
         sys.stderr.flush()
@@ -304,7 +306,7 @@ def _ask(method, params):
     if len(encoded) > _MAX_ASK:
         raise AskError("the %s request is %d bytes, more than the %d a request to the client may have" % (method, len(encoded), _MAX_ASK))
     with _ASK_LOCK:
-        _notice({"ask": {"method": method, "params": json.loads(encoded), "nonce": _ASK_NONCE}})
+        _notice({"ask": {"method": method, "params": json.loads(encoded)}})
         line = _ANSWERS.readline()
     if not line:
         raise AskError("no answer from toolctl to " + method)
