@@ -1,10 +1,12 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync/atomic"
 )
 
@@ -66,7 +68,7 @@ const (
 	maxAsks       = 100
 	maxAskParams  = 1 << 20 // bytes of a request's params
 	maxAskResult  = 4 << 20 // bytes of the client's answer
-	errNoAskerMsg = "there is no MCP client to ask (toolctl run has none): serve the tool to an MCP client that supports %s, or test it with the client's answers in an example's expect.client"
+	errNoAskerMsg = "there is no MCP client to ask (toolctl run asks the person at the terminal only when stdin and stderr are terminals): serve the tool to an MCP client that supports %s, or test it with the client's answers in an example's expect.client"
 )
 
 // asks is a call's way to its client, with the bounds and the redaction.
@@ -97,15 +99,18 @@ func (c *Call) ask(ctx context.Context, method string, params json.RawMessage) (
 	if err := decodeExact(params, &v); err != nil {
 		return nil, fmt.Errorf("the %s params are not JSON: %v", method, err)
 	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, params); err == nil {
+		params = compact.Bytes()
+	}
 	if _, ok := v.(map[string]any); !ok {
 		return nil, fmt.Errorf("the %s params must be a JSON object", method)
 	}
 	if a.secrets != nil {
-		redacted, err := MarshalJSON(a.secrets.RedactValue(v))
-		if err != nil {
+		var err error
+		if params, err = redactParams(a.secrets, params, v); err != nil {
 			return nil, err
 		}
-		params = redacted
 	}
 	res, err := a.to.Ask(ctx, method, params)
 	if err != nil {
@@ -122,6 +127,24 @@ func (c *Call) ask(ctx context.Context, method string, params json.RawMessage) (
 		return nil, fmt.Errorf("the client's answer to %s is %s, more than the %s toolctl accepts", method, ByteSize(len(res)), ByteSize(maxAskResult))
 	}
 	return res, nil
+}
+
+// redactParams is params (decoded: v) without the call's secrets. Params
+// without any are kept as written, their key order too (a form's fields
+// come in the order of its properties); else the text is redacted if that
+// leaves valid JSON with no secret in it, or the value re-encoded.
+func redactParams(secrets *Secrets, params json.RawMessage, v any) (json.RawMessage, error) {
+	clean := secrets.RedactValue(v)
+	if reflect.DeepEqual(clean, v) {
+		return params, nil
+	}
+	if text := json.RawMessage(secrets.Redact(string(params))); json.Valid(text) {
+		var again any
+		if decodeExact(text, &again) == nil && reflect.DeepEqual(secrets.RedactValue(again), again) {
+			return text, nil
+		}
+	}
+	return MarshalJSON(clean)
 }
 
 // capabilityOf is the client capability method needs.

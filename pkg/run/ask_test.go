@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,7 +145,8 @@ func TestAskSampleAndElicit(t *testing.T) {
 				t.Errorf("sampling request %s (%v)", c.asked[0], err)
 			}
 			method, params, _ = strings.Cut(c.asked[1], " ")
-			if method != MethodElicit || !strings.Contains(params, `"message":"Please provide your information"`) || !strings.Contains(params, `"required":["username","email"]`) {
+			// the properties in the tool's order: a form's fields come in it
+			if method != MethodElicit || !strings.Contains(params, `"message":"Please provide your information"`) || !strings.Contains(params, `"required":["username","email"]`) || !strings.Contains(params, `"properties":{"username":{"type":"string"},"email":{"type":"string"}}`) {
 				t.Errorf("elicitation request %s", c.asked[1])
 			}
 		})
@@ -269,3 +271,61 @@ def run(text):
 		}
 	}
 }
+
+// TestTerminalClient: toolctl run on a terminal asks the person there:
+// the model's reply is typed, an elicitation's form is filled in field by
+// field (defaults, choices, numbers and booleans parsed, a wrong value
+// asked again), a declined request says so.
+func TestTerminalClient(t *testing.T) {
+	var out bytes.Buffer
+	in := strings.NewReader("Paris\n" + // sampling reply
+		"a\n" + // accept
+		"\n" + // name: default
+		"old\n" + "31\n" + // age: not a number, then 31
+		"maybe\n" + "yes\n" + // verified: not a boolean, then yes
+		"gold\n" + "inactive\n" + // status: not a choice, then one
+		"value1, value3\n" + // titled multi-select
+		"\n" + // note: optional, left out
+		"d\n" + // the second elicitation: declined
+		"\n") // the second sampling: declined
+	tc := &TerminalClient{In: in, Out: &out}
+	ctx := context.Background()
+	res, err := tc.Ask(ctx, MethodSample, json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"Capital of France?"}}],"systemPrompt":"Be brief.","maxTokens":5}`))
+	if err != nil || !strings.Contains(string(res), `"text":"Paris"`) || !strings.Contains(string(res), `"role":"assistant"`) {
+		t.Fatalf("sampling: %s %v", res, err)
+	}
+	schema := `{"message":"Your details","requestedSchema":{"type":"object","properties":{
+		"name":{"type":"string","default":"John Doe"},
+		"age":{"type":"integer"},
+		"verified":{"type":"boolean"},
+		"status":{"type":"string","enum":["active","inactive"]},
+		"picks":{"type":"array","items":{"anyOf":[{"const":"value1","title":"One"},{"const":"value2","title":"Two"},{"const":"value3","title":"Three"}]}},
+		"note":{"type":"string"}},"required":["age"]}}`
+	res, err = tc.Ask(ctx, MethodElicit, json.RawMessage(schema))
+	want := `{"action":"accept","content":{"age":31,"name":"John Doe","picks":["value1","value3"],"status":"inactive","verified":true}}`
+	if err != nil || string(res) != want {
+		t.Errorf("elicitation:\n got %s %v\nwant %s\n%s", res, err, want, out.String())
+	}
+	res, err = tc.Ask(ctx, MethodElicit, json.RawMessage(schema))
+	if err != nil || string(res) != `{"action":"decline"}` {
+		t.Errorf("declined elicitation: %s %v", res, err)
+	}
+	if _, err := tc.Ask(ctx, MethodSample, json.RawMessage(`{"messages":[],"maxTokens":5}`)); err == nil || !strings.Contains(err.Error(), "declined at the terminal") {
+		t.Errorf("declined sampling: %v", err)
+	}
+	for _, s := range []string{"[system] Be brief.", "[user] Capital of France?", `"old" is not a whole number`, `"maybe" is not yes or no`, `"gold" is not one of active, inactive`, "name (string) [John Doe]: ", "note (string) [optional]: "} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("the terminal does not show %q:\n%s", s, out.String())
+		}
+	}
+	// The call's end stops the wait for a line.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := (&TerminalClient{In: blockingReader{}, Out: io.Discard}).Ask(cctx, MethodSample, json.RawMessage(`{"messages":[]}`)); err == nil {
+		t.Error("a cancelled call still waited")
+	}
+}
+
+type blockingReader struct{}
+
+func (blockingReader) Read([]byte) (int, error) { select {} }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -220,9 +219,11 @@ func (r *state) ctxObject() goja.Value {
 			}
 			params["message"] = a.String()
 			if isObject(schema) {
-				s := map[string]any{}
-				r.mergeJSON(s, schema, "ctx.elicit: requestedSchema")
-				params["requestedSchema"] = s
+				s, err := r.stringify(goja.Undefined(), schema)
+				if err != nil || goja.IsUndefined(s) {
+					panic(vm.NewTypeError("ctx.elicit: requestedSchema cannot be converted to JSON"))
+				}
+				params["requestedSchema"] = json.RawMessage(s.String())
 			}
 		}
 		if _, ok := params["requestedSchema"]; !ok {
@@ -248,10 +249,10 @@ func (r *state) mergeJSON(m map[string]any, v goja.Value, what string) {
 	if err != nil || goja.IsUndefined(s) {
 		panic(r.vm.NewTypeError(what + " cannot be converted to JSON"))
 	}
-	dec := json.NewDecoder(strings.NewReader(s.String()))
-	dec.UseNumber()
-	var o map[string]any
-	if dec.Decode(&o) != nil {
+	// Members stay raw JSON: the order of a schema's properties is the
+	// order of a form's fields.
+	var o map[string]json.RawMessage
+	if json.Unmarshal([]byte(s.String()), &o) != nil {
 		panic(r.vm.NewTypeError(what + " must be an object"))
 	}
 	for k, x := range o {
