@@ -126,7 +126,51 @@ func (c *Call) ask(ctx context.Context, method string, params json.RawMessage) (
 	if len(res) > maxAskResult {
 		return nil, fmt.Errorf("the client's answer to %s is %s, more than the %s toolctl accepts", method, ByteSize(len(res)), ByteSize(maxAskResult))
 	}
+	if err := checkAnswer(method, res); err != nil {
+		return nil, err
+	}
 	return res, nil
+}
+
+// checkAnswer refuses a client's answer that is not the result MCP
+// defines for method, as expect.client refuses such an answer in an
+// example: a sampling result has content (an object, or a list of
+// them), an elicitation result an action of accept, decline or cancel
+// and content only as an object. The tool gets the error where it would
+// have got the answer, instead of a value its code does not expect (the
+// client may be anything; the SDK's session refuses such answers too).
+func checkAnswer(method string, res json.RawMessage) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(res, &m); err != nil || m == nil {
+		return fmt.Errorf("the client's answer to %s is not a JSON object: %s", method, showAnswer(res))
+	}
+	isObject := func(raw json.RawMessage) bool {
+		raw = bytes.TrimSpace(raw)
+		return len(raw) > 0 && raw[0] == '{'
+	}
+	if method == MethodSample {
+		content := bytes.TrimSpace(m["content"])
+		ok := isObject(content)
+		if len(content) > 0 && content[0] == '[' {
+			var items []json.RawMessage
+			ok = json.Unmarshal(content, &items) == nil && len(items) > 0
+			for _, it := range items {
+				ok = ok && isObject(it)
+			}
+		}
+		if !ok {
+			return fmt.Errorf("the client's answer to %s has no content (an object such as {\"type\": \"text\", \"text\": ...}): %s", method, showAnswer(res))
+		}
+		return nil
+	}
+	var action string
+	if json.Unmarshal(m["action"], &action) != nil || action != "accept" && action != "decline" && action != "cancel" {
+		return fmt.Errorf("the client's answer to %s has no action of accept, decline or cancel: %s", method, showAnswer(res))
+	}
+	if content, ok := m["content"]; ok && string(bytes.TrimSpace(content)) != "null" && !isObject(content) {
+		return fmt.Errorf("the client's answer to %s has content that is not an object: %s", method, showAnswer(res))
+	}
+	return nil
 }
 
 // redactParams is params (decoded: v) without the call's secrets. Params
@@ -153,4 +197,17 @@ func capabilityOf(method string) string {
 		return "elicitation"
 	}
 	return "sampling"
+}
+
+// showAnswer is the start of an answer, for an error message.
+func showAnswer(res json.RawMessage) string {
+	const max = 200
+	if len(res) <= max {
+		return string(res)
+	}
+	cut := max
+	for cut > 0 && res[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return string(res[:cut]) + "…"
 }

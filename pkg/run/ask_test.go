@@ -329,3 +329,51 @@ func TestTerminalClient(t *testing.T) {
 type blockingReader struct{}
 
 func (blockingReader) Read([]byte) (int, error) { select {} }
+
+// answerClient answers every request with answer.
+type answerClient string
+
+func (a answerClient) Ask(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+	return json.RawMessage(a), nil
+}
+
+// An answer that is not the result MCP defines (a hostile or broken
+// client) fails the request, saying what is wrong, instead of reaching
+// the tool as a value its code does not expect.
+func TestAskRefusesMalformedAnswers(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		method, answer, want string
+	}{
+		{MethodSample, `42`, "is not a JSON object: 42"},
+		{MethodSample, `null`, "is not a JSON object"},
+		{MethodSample, `[1,2]`, "is not a JSON object"},
+		{MethodSample, `{}`, "has no content"},
+		{MethodSample, `{"role":"assistant"}`, "has no content"},
+		{MethodSample, `{"content":"x"}`, "has no content"},
+		{MethodSample, `{"content":[]}`, "has no content"},
+		{MethodSample, `{"content":[{"type":"text","text":"a"},3]}`, "has no content"},
+		{MethodElicit, `7`, "is not a JSON object"},
+		{MethodElicit, `{"content":{"a":1}}`, "has no action of accept, decline or cancel"},
+		{MethodElicit, `{"action":"maybe"}`, "has no action"},
+		{MethodElicit, `{"action":"accept","content":"x"}`, "has content that is not an object"},
+	} {
+		c := &Call{asks: &asks{to: answerClient(tc.answer)}}
+		_, err := c.ask(ctx, tc.method, json.RawMessage(`{}`))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s answered %s: %v, want %q", tc.method, tc.answer, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ method, answer string }{
+		{MethodSample, `{"role":"assistant","content":{"type":"text","text":"a"},"model":"m"}`},
+		{MethodSample, `{"role":"assistant","content":[{"type":"tool_use","id":"1","name":"x","input":{}}],"model":"m"}`},
+		{MethodElicit, `{"action":"accept","content":{"a":1}}`},
+		{MethodElicit, `{"action":"decline"}`},
+		{MethodElicit, `{"action":"cancel","content":null}`},
+	} {
+		c := &Call{asks: &asks{to: answerClient(tc.answer)}}
+		if res, err := c.ask(ctx, tc.method, json.RawMessage(`{}`)); err != nil || string(res) != tc.answer {
+			t.Errorf("%s answered %s: %s, %v", tc.method, tc.answer, res, err)
+		}
+	}
+}
