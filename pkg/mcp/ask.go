@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -119,6 +120,36 @@ func (p *pendingAsks) answer(resp *jsonrpc.Response) bool {
 	}
 	ch <- resp
 	return true
+}
+
+// refuseMalformed fails the requests that data (a message or a batch the
+// transport refused as malformed) holds a response to: a response with
+// one of our ids whose "error" is not an object, or without a result,
+// fails its request at once, saying why, instead of leaving the tool
+// waiting until its timeout for an answer that will not come.
+func (p *pendingAsks) refuseMalformed(data []byte) {
+	data = bytes.TrimSpace(data)
+	raws := []json.RawMessage{data}
+	if len(data) > 0 && data[0] == '[' && json.Unmarshal(data, &raws) != nil {
+		return
+	}
+	for _, raw := range raws {
+		var w wireMessage
+		if json.Unmarshal(raw, &w) != nil || w.Method != nil {
+			continue
+		}
+		key, ok := jsonString(w.ID)
+		if !ok || !strings.HasPrefix(key, askIDPrefix) {
+			continue
+		}
+		_, e := checkMessage(&w)
+		if e == nil {
+			continue
+		}
+		if id, err := jsonrpc.MakeID(key); err == nil {
+			p.answer(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: codeInvalidRequest, Message: "its response is malformed (" + e.msg + ")"}})
+		}
+	}
 }
 
 // askFunc is a run.Asker.

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -258,5 +259,139 @@ func TestRequestStateBound(t *testing.T) {
 	other, _ := newServer(t, dir, Options{})
 	if err := other.openState("asker", json.RawMessage(`{"prompt":"hi"}`), state, into); err == nil {
 		t.Error("another server's state was taken")
+	}
+}
+
+// rawAskServe is rawServe with a client that declares sampling and
+// elicitation.
+func rawAskServe(t *testing.T, dir string) *rawSession {
+	t.Helper()
+	s, log := newServer(t, dir, Options{})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- s.ServeStdio(context.Background(), inR, outW, time.Second)
+		outW.Close()
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		io.Copy(io.Discard, outR)
+		<-done
+	})
+	r := &rawSession{t: t, w: inW, br: bufio.NewReader(outR), log: log}
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{},"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.recv()
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+// askRequest reads messages until a request to the client comes and
+// returns its id and method.
+func (r *rawSession) askRequest() (id, method string) {
+	r.t.Helper()
+	for {
+		line := r.recv()
+		var m struct {
+			ID     any    `json:"id"`
+			Method string `json:"method"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			r.t.Fatalf("%s: %v", line, err)
+		}
+		if s, ok := m.ID.(string); ok && m.Method != "" {
+			return s, m.Method
+		}
+		if _, ok := m.ID.(float64); ok {
+			r.t.Fatalf("the call ended without asking: %s", line)
+		}
+	}
+}
+
+// untilResponse reads messages until the response of id (a JSON value).
+func (r *rawSession) untilResponse(id string) string {
+	r.t.Helper()
+	for {
+		line := r.recv()
+		if strings.HasPrefix(line, `{"jsonrpc":"2.0","id":`+id+`,"result"`) {
+			return line
+		}
+	}
+}
+
+// TestAskStdioMalformedAnswer: an answer to a call's request that is not
+// a valid response (an "error" that is not an object) fails the request
+// at once, saying why, instead of leaving the call to its timeout; the
+// answers in a JSON-RPC batch reach their requests.
+func TestAskStdioMalformedAnswer(t *testing.T) {
+	dir, _ := askTools(t)
+	data, _ := os.ReadFile(filepath.Join(dir, "asker.yaml"))
+	os.WriteFile(filepath.Join(dir, "asker.yaml"), []byte(strings.Replace(string(data), "entry:", "runtime:\n  timeout: 20s\nentry:", 1)), 0o644)
+	r := rawAskServe(t, dir)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"asker","arguments":{"prompt":"hi"}}}`)
+	id, method := r.askRequest()
+	if method != "sampling/createMessage" {
+		t.Fatalf("first request %s", method)
+	}
+	r.send(`{"jsonrpc":"2.0","id":"` + id + `","error":"no"}`)
+	if got := r.untilResponse("1"); !strings.Contains(got, `"isError":true`) || !strings.Contains(got, `its response is malformed (invalid request: \"error\" must be an object with a code and a message)`) {
+		t.Errorf("result %s", got)
+	}
+
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"asker","arguments":{"prompt":"hi"}}}`)
+	id, _ = r.askRequest()
+	r.send(`[{"jsonrpc":"2.0","id":"` + id + `","result":{"role":"assistant","content":{"type":"text","text":"hello to hi"},"model":"m"}}]`)
+	id, method = r.askRequest()
+	if method != "elicitation/create" {
+		t.Fatalf("second request %s", method)
+	}
+	r.send(`{"jsonrpc":"2.0","id":"` + id + `","result":{"action":"accept","content":{"username":"ada"}}}`)
+	if got := r.untilResponse("2"); !strings.Contains(got, askWant) || strings.Contains(got, `"isError":true`) {
+		t.Errorf("result %s, want %q", got, askWant)
+	}
+}
+
+// TestAskHTTPMalformedAnswer: over HTTP too, a malformed answer POSTed
+// for a call's request is refused (400) and fails the request at once.
+func TestAskHTTPMalformedAnswer(t *testing.T) {
+	dir, _ := askTools(t)
+	data, _ := os.ReadFile(filepath.Join(dir, "asker.yaml"))
+	os.WriteFile(filepath.Join(dir, "asker.yaml"), []byte(strings.Replace(string(data), "entry:", "runtime:\n  timeout: 20s\nentry:", 1)), 0o644)
+	s, _ := newServer(t, dir, Options{})
+	url := serveHTTP(t, s, HTTPOptions{})
+	post := func(body string) *http.Response {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"asker","arguments":{"prompt":"hi"}}}`)
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	var msg struct {
+		ID string `json:"id"`
+	}
+	for msg.ID == "" {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no request on the stream: %v", err)
+		}
+		if d, ok := strings.CutPrefix(line, "data: "); ok {
+			json.Unmarshal([]byte(d), &msg)
+		}
+	}
+	r := post(`{"jsonrpc":"2.0","id":"` + msg.ID + `","error":"no"}`)
+	r.Body.Close()
+	if r.StatusCode != http.StatusBadRequest {
+		t.Errorf("a malformed answer: %d, want 400", r.StatusCode)
+	}
+	rest, _ := io.ReadAll(br)
+	if !strings.Contains(string(rest), `"isError":true`) || !strings.Contains(string(rest), "its response is malformed") {
+		t.Errorf("the rest of the stream: %s", rest)
 	}
 }

@@ -92,6 +92,19 @@ type callParams struct {
 	RequestState   json.RawMessage `json:"requestState"`
 }
 
+// takeAnswers hands the responses in msgs that answer the calls' requests
+// to them and returns the other messages.
+func (f *fastCalls) takeAnswers(msgs []jsonrpc.Message) []jsonrpc.Message {
+	rest := msgs[:0:0]
+	for _, m := range msgs {
+		if resp, ok := m.(*jsonrpc.Response); ok && f.asks.answer(resp) {
+			continue
+		}
+		rest = append(rest, m)
+	}
+	return rest
+}
+
 // take looks at a message read from a single line (not a batch), already
 // tracked as unanswered. It reports whether it answers the message itself;
 // if not, the SDK gets it. A call of a local builtin runs on the calling

@@ -134,6 +134,13 @@ func (c *lineConn) readLoop() {
 			if reply != nil {
 				c.writeRaw(reply)
 			}
+			if c.fast != nil && (reply != nil || trimmed[0] == '[') {
+				// A malformed answer to a call's request fails it now; the
+				// answers in a batch (JSON-RPC batches, up to 2025-03-26)
+				// reach their requests as single ones do.
+				c.fast.asks.refuseMalformed(line)
+				msgs = c.fast.takeAnswers(msgs)
+			}
 			if len(msgs) > 0 {
 				c.track(msgs)
 				// A small call with nothing else waiting is answered before

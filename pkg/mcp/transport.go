@@ -363,6 +363,10 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 			return
 		}
 		if len(p.errors) > 0 {
+			if hostAllowed(r) {
+				// A malformed answer to a call's request fails it now.
+				s.httpAsks.refuseMalformed(bb.data)
+			}
 			body := p.errors[0]
 			if p.batch {
 				body = joinArray(p.errors)
