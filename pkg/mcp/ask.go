@@ -129,9 +129,15 @@ func (p *pendingAsks) answer(resp *jsonrpc.Response) bool {
 // waiting until its timeout for an answer that will not come.
 func (p *pendingAsks) refuseMalformed(data []byte) {
 	data = bytes.TrimSpace(data)
-	raws := []json.RawMessage{data}
-	if len(data) > 0 && data[0] == '[' && json.Unmarshal(data, &raws) != nil {
-		return
+	// data may be the reader's buffer: it is only read (json.Unmarshal
+	// into a RawMessage holding it would write into it).
+	var raws []json.RawMessage
+	if len(data) > 0 && data[0] == '[' {
+		if json.Unmarshal(data, &raws) != nil {
+			return
+		}
+	} else {
+		raws = []json.RawMessage{data}
 	}
 	for _, raw := range raws {
 		var w wireMessage
