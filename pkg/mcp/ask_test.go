@@ -250,6 +250,13 @@ func TestRequestStateBound(t *testing.T) {
 	if err := s.openState("asker", json.RawMessage(`{"prompt":"hi"}`), state, into); err != nil || string(into[askIDPrefix+"0"]) != `{"action":"accept"}` {
 		t.Fatalf("own state: %v %v", err, into)
 	}
+	// The same arguments written anew (another key order, spacing) are
+	// the same call.
+	reordered := json.RawMessage(`{ "n" : 1.50, "prompt":"hi" }`)
+	state2, _ := s.sealState("asker", json.RawMessage(`{"prompt":"hi","n":1.50}`), answers)
+	if err := s.openState("asker", reordered, state2, into); err != nil {
+		t.Errorf("the same arguments in another order: %v", err)
+	}
 	if err := s.openState("asker", json.RawMessage(`{"prompt":"other"}`), state, into); err == nil {
 		t.Error("a state was taken for other arguments")
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -126,12 +127,14 @@ func (s *Server) stateKey() []byte {
 	return s.stateKeyBytes
 }
 
-// callDigest binds a state to one tool and its arguments.
+// callDigest binds a state to one tool and its arguments: their value,
+// not their text, since a client may encode the arguments of its next
+// round anew (its keys in another order, other spacing).
 func callDigest(name string, arguments json.RawMessage) string {
 	h := sha256.New()
 	h.Write([]byte(name))
 	h.Write([]byte{0})
-	h.Write(arguments)
+	h.Write(canonicalJSON(arguments))
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
 }
 
@@ -183,4 +186,20 @@ func (s *Server) openState(name string, arguments json.RawMessage, state string,
 		into[k] = v
 	}
 	return nil
+}
+
+// canonicalJSON is data with its object keys sorted and no spacing
+// (numbers as written); data itself when it is not JSON.
+func canonicalJSON(data json.RawMessage) []byte {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return data
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return data
+	}
+	return out
 }
