@@ -76,6 +76,20 @@ type asks struct {
 	to      Asker
 	secrets *Secrets
 	n       atomic.Int64
+	waiting atomic.Pointer[string] // the method of the request waiting for its answer
+}
+
+// waitingFor is what a call that ended was doing if it waited for the
+// client's answer then ("" if not): a timeout message says so, rather
+// than blame the tool's code.
+func (c *Call) waitingFor() string {
+	if c.asks == nil {
+		return ""
+	}
+	if m := c.asks.waiting.Load(); m != nil {
+		return "it was waiting for the client's answer to " + *m
+	}
+	return ""
 }
 
 // ask sends method and params (a JSON object) on behalf of the tool.
@@ -112,7 +126,12 @@ func (c *Call) ask(ctx context.Context, method string, params json.RawMessage) (
 			return nil, err
 		}
 	}
+	a.waiting.Store(&method)
 	res, err := a.to.Ask(ctx, method, params)
+	if ctx.Err() == nil {
+		// At the call's end the wait stays noted for its error message.
+		a.waiting.Store(nil)
+	}
 	if err != nil {
 		var ae *AskError
 		if errors.As(err, &ae) {

@@ -188,6 +188,10 @@ func TestAskEndsAtTimeout(t *testing.T) {
 			if !errors.As(err, &e) || e.Kind != TimeoutError {
 				t.Fatalf("error %v", err)
 			}
+			// The error says what the call was doing, not "an endless loop?".
+			if !strings.Contains(err.Error(), "was waiting for the client's answer to sampling/createMessage") || strings.Contains(err.Error(), "endless loop") {
+				t.Errorf("error %v", err)
+			}
 			if d := time.Since(start); d > 20*time.Second {
 				t.Errorf("the call took %s (timeout 1s)", d)
 			}

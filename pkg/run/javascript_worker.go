@@ -286,6 +286,12 @@ func jsCallWorker(ctx context.Context, c *Call, src, name string) (any, error) {
 				// timeout, a cancellation) ends the wait with an error.
 				var a jsvm.Answer
 				if res, err := c.ask(ctx, ask.Method, ask.Params); err != nil {
+					if ctx.Err() != nil {
+						// The call ended during the wait: its error says so,
+						// whether or not the worker noticed first.
+						w.kill()
+						return nil, ctxEndError(ctx, c, start, "the JavaScript code was still running ("+c.waitingFor()+"); its worker process was killed")
+					}
 					a.Error = err.Error()
 				} else {
 					a.Result = res

@@ -191,7 +191,11 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.Peak)
 	}
 	if p.err != nil && ctx.Err() != nil {
-		return nil, ctxEndError(ctx, c, start, fmt.Sprintf("%s.%s was still running; %s", s.module, s.function, p.killed))
+		what := fmt.Sprintf("%s.%s was still running", s.module, s.function)
+		if w := c.waitingFor(); w != "" {
+			what = fmt.Sprintf("%s.%s was still running (%s)", s.module, s.function, w)
+		}
+		return nil, ctxEndError(ctx, c, start, what+"; "+p.killed)
 	}
 	if p.err != nil && !p.started {
 		return nil, s.startError(p.err, "")

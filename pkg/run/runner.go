@@ -291,6 +291,9 @@ func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*
 	retryable := p.NonIdempotent || idempotent(method)
 	for attempt := 1; ; attempt++ {
 		r.emit(Event{Type: EventStart, Tool: t.Name, Attempt: attempt, Elapsed: time.Since(start)})
+		if c.asks != nil {
+			c.asks.waiting.Store(nil) // a wait of an earlier attempt is over
+		}
 		value, err := r.attempt(ctx, exec, c, p.Timeout)
 		if err == nil {
 			res := &Result{Value: c.Secrets.RedactValue(value), Duration: time.Since(start), Attempts: attempt}
