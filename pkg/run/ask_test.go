@@ -276,6 +276,55 @@ def run(text):
 	}
 }
 
+// A python tool whose threads or children write stderr while it asks
+// does not lose its requests: a long request line interleaved with their
+// output (pipe writes over 4 KiB are not atomic) was not recognised, and
+// the call waited for an answer until its timeout. Its log messages and
+// progress arrive too, and the children's text stays on stderr.
+func TestAskPythonNoisyStderr(t *testing.T) {
+	pyNeed(t)
+	mod := `import subprocess, sys
+
+def run(ctx):
+    noise = "import sys\nwhile True:\n    sys.stderr.write('x' * 100000 + '\\n'); sys.stderr.flush()"
+    kids = [subprocess.Popen([sys.executable, "-c", noise]) for _ in range(2)]
+    try:
+        for i in range(20):
+            r = ctx.sample("q" * 200000 + str(i))
+            ctx.progress(i + 1, 20)
+            ctx.info("asked", {"pad": "p" * 10000})
+        return r["model"]
+    finally:
+        for k in kids:
+            k.kill()
+`
+	doc := "name: noisy\ndescription: A test tool.\nruntime:\n  timeout: 30s\nentry:\n  type: python\n  module: noisy\n  function: run\n"
+	c := &fakeClient{}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "noisy.py"), []byte(mod), 0o644)
+	f := spec.ParseFile(filepath.Join(dir, "tool.yaml"), []byte(doc))
+	var stderr syncBuffer
+	r := &Runner{Stderr: &stderr}
+	rec := &noticeRecorder{}
+	ctx, cancel := context.WithTimeout(WithReporter(WithAsker(context.Background(), c), rec), 90*time.Second)
+	defer cancel()
+	res, err := r.Run(ctx, f.Tools[0], map[string]any{})
+	if err != nil || res.Value != "test-model" {
+		t.Fatalf("run: %v %v", res, err)
+	}
+	if len(c.asked) != 20 {
+		t.Errorf("the client was asked %d times, want 20", len(c.asked))
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.progress) != 20 || len(rec.logs) != 20 {
+		t.Errorf("%d progress notices and %d log messages, want 20 each", len(rec.progress), len(rec.logs))
+	}
+	if !strings.Contains(stderr.String(), strings.Repeat("x", 1000)) || strings.Contains(stderr.String(), "##toolctl") {
+		t.Errorf("stderr has no noise, or a notice: %.200q", stderr.String())
+	}
+}
+
 // TestTerminalClient: toolctl run on a terminal asks the person there:
 // the model's reply is typed, an elicitation's form is filled in field by
 // field (defaults, choices, numbers and booleans parsed, a wrong value

@@ -332,10 +332,11 @@ type procRun struct {
 // process it starts outlives the call, and the call's memory limit
 // applies to all of them.
 //
-// With a nonce, stdin stays open after the input, which is written as
-// one line: the process may ask the client (a "##toolctl" line on stderr
-// with "ask" and the nonce) and gets each answer as a line on stdin
-// (python's ctx.sample and ctx.elicit).
+// With a nonce (python's runner), stdin stays open after the input,
+// which is written as one line: the process's notices and requests to
+// the client come as "##toolctl" lines with the nonce on stdout, before
+// its result, and it gets each answer as a line on stdin (ctx.sample and
+// ctx.elicit); stderr is the tool's own text, passed on as it is.
 func runProc(ctx context.Context, c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64, nonce string) *procRun {
 	p := &procRun{stdout: &procBuffer{max: procMaxOutput}, stderr: proc.NewTail(c.Stderr)}
 	// Notice lines (progress, log messages) are taken out of stderr
@@ -360,11 +361,14 @@ func runProc(ctx context.Context, c *Call, cmd *exec.Cmd, stdin []byte, name str
 		}()
 		cmd.Stdin = pr
 		defer pr.Close()
-		notices.answers = ap
+		// The notices (and requests) come on stdout, the runner's own
+		// channel, before the result; stderr is the tool's text only.
+		notices = &noticeFilter{c: c, next: p.stdout, answers: ap}
+		cmd.Stdout, cmd.Stderr = notices, p.stderr
 	} else {
 		cmd.Stdin = bytes.NewReader(stdin)
+		cmd.Stdout, cmd.Stderr = p.stdout, notices
 	}
-	cmd.Stdout, cmd.Stderr = p.stdout, notices
 	g, err := proc.Prepare(cmd, memory)
 	if err != nil {
 		p.err = err

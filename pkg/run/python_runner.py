@@ -188,8 +188,22 @@ def _error(message):
 
 
 def _notice(doc):
-    if _ASK_NONCE:
-        doc = dict(doc, nonce=_ASK_NONCE)
+    # With a nonce, toolctl reads the notices on the private stdout (the
+    # result's channel): on stderr, which the tool's threads and children
+    # write too, a long line could be interleaved with their output and
+    # lost, leaving a request to the client unanswered.
+    if _ASK_NONCE and _PROTO is not None:
+        line = "##toolctl " + _encode(dict(doc, nonce=_ASK_NONCE)) + "\n"
+        if len(line) > _MAX_NOTICE and "ask" not in doc:
+            # toolctl would not take it as a notice: a log message keeps
+            # its start and loses its data
+            doc = dict(doc, message=str(doc.get("message", ""))[:60000] + " (data of %d bytes left out)" % len(line))
+            doc.pop("data", None)
+            line = "##toolctl " + _encode(dict(doc, nonce=_ASK_NONCE)) + "\n"
+        with _PROTO_LOCK:
+            _PROTO.write(line)
+            _PROTO.flush()
+        return
     line = "##toolctl " + _encode(doc) + "\n"
     try:
         sys.stderr.flush()
@@ -292,9 +306,12 @@ class _Answer(dict):
 
 
 _ANSWERS = None
+_PROTO = None  # the private stdout, once the runner has it
+_PROTO_LOCK = None
 _ASK_LOCK = None
 _ASK_NONCE = None
 _MAX_ASK = 1 << 20  # bytes of a request's params, as toolctl bounds them
+_MAX_NOTICE = (1 << 20) + 60000  # a notice line toolctl takes (maxNoticeLine)
 
 
 def _ask(method, params):
@@ -398,13 +415,18 @@ async def _await(a):
 
 
 def _main():
+    global _PROTO, _PROTO_LOCK
+    import threading
+
     proto = _protocol_channel()
+    _PROTO, _PROTO_LOCK = proto, threading.Lock()
     code = 1
 
     def finish(doc):
-        proto.write(_encode(doc))
-        proto.write("\n")
-        proto.flush()
+        with _PROTO_LOCK:
+            proto.write(_encode(doc))
+            proto.write("\n")
+            proto.flush()
 
     def fail(phase, exc=None, **extra):
         err = _describe(exc) if exc is not None else {}
@@ -493,9 +515,10 @@ def _main():
         except BaseException as e:
             fail("result", e)
             return 1
-        proto.write(text)
-        proto.write("\n")
-        proto.flush()
+        with _PROTO_LOCK:
+            proto.write(text)
+            proto.write("\n")
+            proto.flush()
         code = 0
     except BaseException as e:
         fail("runner", e)
