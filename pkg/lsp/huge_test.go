@@ -1,0 +1,213 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hugeTool is a tool file with n parameters written as a list
+// (parameters: [{name: ..., type: ...}, ...]), about 95 bytes each: 60000
+// make a 5.7 MB file, the size the language server was measured slow on.
+// Every 1000th parameter (and the middle one) is a block mapping instead
+// of a flow one, every 10th is required, every 7th an integer.
+func hugeTool(n int) string {
+	var b strings.Builder
+	b.Grow(n * 100)
+	b.WriteString("name: huge_tool\n")
+	b.WriteString("description: Searches a catalog by any of its many fields and returns the matching rows. Use it when the user looks for a row.\n")
+	b.WriteString("category: http\nentry:\n  type: http\n  method: GET\n  url: https://api.example.com/search\n")
+	b.WriteString("parameters:\n")
+	for i := range n {
+		typ := "string"
+		if i%7 == 3 {
+			typ = "integer"
+		}
+		req := ""
+		if i%10 == 0 {
+			req = ", required: true"
+		}
+		if i%1000 == 500 || i == n/2 {
+			fmt.Fprintf(&b, "  - name: param_%06d\n    type: %s\n    description: Filter number %d on the catalog, optional.\n", i, typ, i)
+			if req != "" {
+				b.WriteString("    required: true\n")
+			}
+			continue
+		}
+		fmt.Fprintf(&b, "  - {name: param_%06d, type: %s, description: \"Filter number %d on the catalog, optional.\"%s}\n", i, typ, i, req)
+	}
+	b.WriteString("related_tools:\n  - name: small_tool\n")
+	return b.String()
+}
+
+// smallTool refers to huge_tool, so that references and rename have a
+// second file to find.
+const smallTool = `name: small_tool
+description: Returns one row of the catalog by its id. Use it when the user names a row.
+category: http
+entry:
+  type: http
+  method: GET
+  url: https://api.example.com/rows/{id}
+parameters:
+  - name: id
+    type: string
+    description: The row's id.
+    required: true
+related_tools:
+  - name: huge_tool
+`
+
+// hugeSession is a server with the huge file open in its tools
+// directory, its first diagnostics received.
+type hugeSession struct {
+	c     *client
+	text  string
+	path  string
+	uri   string
+	diags []json.RawMessage
+	typo  bool // didChange left a typo in the buffer
+	edits int  // didChange's count, for the versions
+}
+
+func openHuge(tb testing.TB, n int, timeout time.Duration) *hugeSession {
+	tb.Helper()
+	root := tb.TempDir()
+	tools := filepath.Join(root, "tools")
+	if err := os.MkdirAll(tools, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	text := hugeTool(n)
+	path := filepath.Join(tools, "huge_tool.yaml")
+	for p, data := range map[string]string{path: text, filepath.Join(tools, "small_tool.yaml"): smallTool} {
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	hier := map[string]any{"textDocument": map[string]any{"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}}}
+	c := startServerOpts(tb, root, Options{Debounce: time.Nanosecond}, hier)
+	c.timeout = timeout
+	uri := c.open(path, text)
+	return &hugeSession{c: c, text: text, path: path, uri: uri, diags: c.diagnostics(uri)}
+}
+
+// at is the position params of the byte delta after the first marker.
+func (h *hugeSession) at(tb testing.TB, marker string, delta int) map[string]any {
+	tb.Helper()
+	i := strings.Index(h.text, marker)
+	if i < 0 {
+		tb.Fatalf("%q not in the text", marker)
+	}
+	p := position(h.text, lineStarts(h.text), i+delta)
+	return map[string]any{"textDocument": map[string]any{"uri": h.uri}, "position": map[string]any{"line": p.Line, "character": p.Character}}
+}
+
+// toggleTypo writes "tpye" for the type of parameter mid with an
+// incremental change, or back, and returns the diagnostics published.
+func (h *hugeSession) toggleTypo(tb testing.TB, mid string) []json.RawMessage {
+	tb.Helper()
+	p := h.at(tb, "name: "+mid+"\n    type:", len("name: "+mid+"\n    "))["position"].(map[string]any)
+	end := map[string]any{"line": p["line"], "character": p["character"].(uint32) + 4}
+	word := "tpye"
+	if h.typo {
+		word = "type"
+	}
+	h.typo = !h.typo
+	h.edits++
+	h.c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": h.uri, "version": h.edits + 1},
+		"contentChanges": []any{map[string]any{"range": map[string]any{"start": p, "end": end}, "text": word}},
+	})
+	return h.c.diagnostics(h.uri)
+}
+
+// hugeRequest is one request kind run against the huge file: it returns
+// the response (for the hang guard to check it is not empty).
+type hugeRequest struct {
+	name string
+	run  func(tb testing.TB, h *hugeSession, i int) string
+}
+
+func hugeRequests(n int) []hugeRequest {
+	mid := fmt.Sprintf("param_%06d", n/2)
+	call := func(method string, params func(tb testing.TB, h *hugeSession) any) func(tb testing.TB, h *hugeSession, i int) string {
+		return func(tb testing.TB, h *hugeSession, _ int) string {
+			var r json.RawMessage
+			h.c.call(method, params(tb, h), &r)
+			return string(r)
+		}
+	}
+	return []hugeRequest{
+		{"didOpen", func(tb testing.TB, h *hugeSession, _ int) string {
+			h.c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": h.uri}})
+			h.c.diagnostics(h.uri) // the close clears them
+			h.c.open(h.path, h.text)
+			return fmt.Sprint(len(h.c.diagnostics(h.uri)))
+		}},
+		{"didChange", func(tb testing.TB, h *hugeSession, _ int) string {
+			// a typo in the middle parameter and back, so that each
+			// change publishes new diagnostics
+			return fmt.Sprint(len(h.toggleTypo(tb, mid)))
+		}},
+		{"hoverParam", call("textDocument/hover", func(tb testing.TB, h *hugeSession) any { return h.at(tb, "name: "+mid, 8) })},
+		{"hoverField", call("textDocument/hover", func(tb testing.TB, h *hugeSession) any { return h.at(tb, "\n    description: Filter number "+fmt.Sprint(n/2), 6) })},
+		{"hoverTool", call("textDocument/hover", func(tb testing.TB, h *hugeSession) any { return h.at(tb, "name: small_tool", 8) })},
+		{"completion", call("textDocument/completion", func(tb testing.TB, h *hugeSession) any {
+			return h.at(tb, "name: "+mid+"\n    type: ", len("name: "+mid+"\n    type: "))
+		})},
+		{"definition", call("textDocument/definition", func(tb testing.TB, h *hugeSession) any { return h.at(tb, "name: small_tool", 8) })},
+		{"references", call("textDocument/references", func(tb testing.TB, h *hugeSession) any {
+			p := h.at(tb, "name: huge_tool", 8)
+			p["context"] = map[string]any{"includeDeclaration": true}
+			return p
+		})},
+		{"prepareRename", call("textDocument/prepareRename", func(tb testing.TB, h *hugeSession) any { return h.at(tb, "name: huge_tool", 8) })},
+		{"rename", call("textDocument/rename", func(tb testing.TB, h *hugeSession) any {
+			p := h.at(tb, "name: huge_tool", 8)
+			p["newName"] = "giant_tool"
+			return p
+		})},
+		{"documentSymbol", call("textDocument/documentSymbol", func(tb testing.TB, h *hugeSession) any {
+			return map[string]any{"textDocument": map[string]any{"uri": h.uri}}
+		})},
+		{"codeAction", call("textDocument/codeAction", func(tb testing.TB, h *hugeSession) any {
+			return map[string]any{"textDocument": map[string]any{"uri": h.uri},
+				"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}},
+				"context": map[string]any{"diagnostics": h.diags}}
+		})},
+		{"formatting", call("textDocument/formatting", func(tb testing.TB, h *hugeSession) any {
+			return map[string]any{"textDocument": map[string]any{"uri": h.uri}, "options": map[string]any{"tabSize": 2, "insertSpaces": true}}
+		})},
+	}
+}
+
+// BenchmarkLSPHugeFile measures each request the server answers on a
+// tool file of 10000, 30000 and 60000 list-form parameters (60000 is
+// 5.7 MB), e.g.
+//
+//	go test ./pkg/lsp -run - -bench Huge -benchtime 3x
+//
+// didOpen and didChange are the time to the diagnostics published.
+func BenchmarkLSPHugeFile(b *testing.B) {
+	for _, n := range []int{10000, 30000, 60000} {
+		b.Run(fmt.Sprintf("params=%d", n), func(b *testing.B) {
+			h := openHuge(b, n, 10*time.Minute)
+			for _, r := range hugeRequests(n) {
+				b.Run(r.name, func(b *testing.B) {
+					for i := range b.N {
+						r.run(b, h, i)
+					}
+					b.StopTimer()
+					if h.typo {
+						h.toggleTypo(b, fmt.Sprintf("param_%06d", n/2))
+					}
+				})
+			}
+			h.c.shutdown()
+		})
+	}
+}
