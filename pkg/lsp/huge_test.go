@@ -154,7 +154,9 @@ func hugeRequests(n int) []hugeRequest {
 			return fmt.Sprint(len(h.toggleTypo(tb, mid)))
 		}},
 		{"hoverParam", call("textDocument/hover", func(tb testing.TB, h *hugeSession) any { return h.at(tb, "name: "+mid, 8) })},
-		{"hoverField", call("textDocument/hover", func(tb testing.TB, h *hugeSession) any { return h.at(tb, "\n    description: Filter number "+fmt.Sprint(n/2), 6) })},
+		{"hoverField", call("textDocument/hover", func(tb testing.TB, h *hugeSession) any {
+			return h.at(tb, "\n    description: Filter number "+fmt.Sprint(n/2), 6)
+		})},
 		{"hoverTool", call("textDocument/hover", func(tb testing.TB, h *hugeSession) any { return h.at(tb, "name: small_tool", 8) })},
 		{"completion", call("textDocument/completion", func(tb testing.TB, h *hugeSession) any {
 			return h.at(tb, "name: "+mid+"\n    type: ", len("name: "+mid+"\n    type: "))
