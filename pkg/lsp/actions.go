@@ -64,7 +64,7 @@ func unquote(q string) string {
 }
 
 func (s *Server) fixes(d *document, rule string, dg protocol.Diagnostic) []protocol.CodeAction {
-	starts := lineStarts(d.text)
+	starts := d.lines()
 	from, to := offset(d.text, starts, dg.Range.Start), offset(d.text, starts, dg.Range.End)
 	if to < from || to > len(d.text) {
 		return nil
@@ -159,7 +159,7 @@ func quotedSpan(span string) bool {
 // list at p: a line "- --" of its own in a block list, `"--", ` in a flow
 // list.
 func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
-	root := parseTree(d.text)
+	root := d.tree()
 	if root == nil {
 		return nil
 	}
@@ -169,7 +169,7 @@ func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
 		return nil
 	}
 	n := sp.node
-	starts := lineStarts(d.text)
+	starts := d.lines()
 	text := lineText(d.text, starts, n.Line-1)
 	at := fromDiag(d.text, starts, diagPos(n.Line, n.Column))
 	before := text[:offset(d.text, starts, at)-starts[n.Line-1]]
@@ -184,7 +184,7 @@ func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
 // strictFalseEdit sets strict: false on the tool that holds p: the value
 // of its strict field when it has one, else a new field after its name.
 func strictFalseEdit(d *document, p protocol.Position) *protocol.TextEdit {
-	root := parseTree(d.text)
+	root := d.tree()
 	if root == nil {
 		return nil
 	}
@@ -194,13 +194,13 @@ func strictFalseEdit(d *document, p protocol.Position) *protocol.TextEdit {
 	if idx < 0 || tool == nil || tool.Kind != yaml.MappingNode {
 		return nil
 	}
-	starts := lineStarts(d.text)
+	starts := d.lines()
 	var name *yaml.Node
 	for i := 0; i+1 < len(tool.Content); i += 2 {
 		k, v := tool.Content[i], tool.Content[i+1]
 		switch k.Value {
 		case "strict":
-			r := nodeRange(d.text, v)
+			r := nodeRange(d, v)
 			return &protocol.TextEdit{Range: r, NewText: "false"}
 		case "name":
 			name = k

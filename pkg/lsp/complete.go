@@ -147,7 +147,7 @@ var alternatives = [][]string{
 }
 
 func (s *Server) complete(d *document, p protocol.Position) []protocol.CompletionItem {
-	starts := lineStarts(d.text)
+	starts := d.lines()
 	off := offset(d.text, starts, p)
 	lineNo := int(p.Line)
 	if lineNo >= len(starts) {

@@ -536,8 +536,15 @@ func (s *Server) lintDirty() {
 
 // publish sends d's diagnostics unless they are the ones last sent.
 func (s *Server) publish(d *document, ds []diag.Diagnostic) bool {
-	params := protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: toProtocol(d.text, ds)}
-	body, _ := json.Marshal(params.Diagnostics)
+	body, _ := json.Marshal(toProtocol(d, ds))
+	// protocol.PublishDiagnosticsParams with the diagnostics encoded
+	// once, not again for the notification (tens of thousands on a large
+	// file)
+	params := struct {
+		URI         protocol.DocumentUri `json:"uri"`
+		Version     *protocol.UInteger   `json:"version,omitempty"`
+		Diagnostics json.RawMessage      `json:"diagnostics"`
+	}{URI: d.uri, Diagnostics: body}
 	s.mu.Lock()
 	cur, open := s.docs[d.uri]
 	same := s.published[d.uri] == string(body)
@@ -557,8 +564,8 @@ func (s *Server) publish(d *document, ds []diag.Diagnostic) bool {
 
 // toProtocol converts findings to LSP diagnostics: the rule ID is the
 // code, toolctl the source.
-func toProtocol(text string, ds []diag.Diagnostic) []protocol.Diagnostic {
-	starts := lineStarts(text)
+func toProtocol(d *document, ds []diag.Diagnostic) []protocol.Diagnostic {
+	text, starts := d.text, d.lines()
 	out := make([]protocol.Diagnostic, 0, len(ds))
 	source := "toolctl"
 	for _, d := range ds {

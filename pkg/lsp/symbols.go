@@ -41,17 +41,20 @@ func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbol
 // outline builds the symbols of d's tools.
 func outline(d *document) []protocol.DocumentSymbol {
 	out := []protocol.DocumentSymbol{}
-	f := spec.ParseFile(d.path, []byte(d.text))
-	root := parseTree(d.text)
+	f := d.parsed()
+	root := d.tree()
 	if root == nil || len(f.Tools) == 0 {
 		return out
 	}
-	starts := lineStarts(d.text)
+	starts := d.lines()
 	rng := func(sp diag.Span) protocol.Range { return rangeOf(d.text, starts, sp) }
+	// the nodes by where they start, found in one walk of the tree (a
+	// walk for each parameter was quadratic)
+	at := nodesByStart(root)
 	// extent is the span from start to the end of the node that starts
 	// there (the whole mapping or list, not its first character)
 	extent := func(start diag.Pos, end diag.Pos) diag.Span {
-		if n := nodeStartingAt(root, start); n != nil {
+		if n := at.starting(start); n != nil {
 			end = nodeEnd(d.text, starts, n)
 		}
 		return diag.Span{Start: start, End: end}
@@ -136,6 +139,48 @@ func nodeStartingAt(n *yaml.Node, p diag.Pos) *yaml.Node {
 		return r
 	}
 	return scalar
+}
+
+// startIndex finds, for a position, the node nodeStartingAt(root, p)
+// finds, from one walk of the tree.
+type startIndex struct {
+	collection map[diag.Pos]*yaml.Node // the first mapping or list in the walk
+	other      map[diag.Pos]*yaml.Node // the first other node
+}
+
+// nodesByStart indexes the nodes of root as nodeStartingAt's walk meets
+// them: depth first, children in order, and a node's children only for a
+// position on or after its line (the walk prunes there), so a node counts
+// for its own position only when no node above it starts on a later line.
+func nodesByStart(root *yaml.Node) startIndex {
+	ix := startIndex{collection: map[diag.Pos]*yaml.Node{}, other: map[diag.Pos]*yaml.Node{}}
+	var walk func(n *yaml.Node, above int)
+	walk = func(n *yaml.Node, above int) {
+		if above <= n.Line {
+			p := diag.Pos{Line: n.Line, Col: n.Column}
+			m := ix.other
+			if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+				m = ix.collection
+			}
+			if _, seen := m[p]; !seen {
+				m[p] = n
+			}
+		}
+		above = max(above, n.Line)
+		for _, c := range n.Content {
+			walk(c, above)
+		}
+	}
+	walk(root, 0)
+	return ix
+}
+
+// starting is nodeStartingAt(root, p).
+func (ix startIndex) starting(p diag.Pos) *yaml.Node {
+	if n := ix.collection[p]; n != nil {
+		return n
+	}
+	return ix.other[p]
 }
 
 // nodeEnd is the position just past node n in text: the closing bracket
