@@ -97,6 +97,7 @@ func outlineBefore(d *document) []protocol.DocumentSymbol {
 	}
 	return out
 }
+
 // nodeStartingAtBefore (the code before the indexes) is the outermost collection node that starts at p (a
 // tool's or a parameter's mapping), else the scalar there, or nil.
 func nodeStartingAtBefore(n *yaml.Node, p diag.Pos) *yaml.Node {
@@ -126,6 +127,7 @@ func nodeStartingAtBefore(n *yaml.Node, p diag.Pos) *yaml.Node {
 	}
 	return scalar
 }
+
 // nodeEndBefore (the code before the indexes) is the position just past node n in text: the closing bracket
 // of a flow (JSON) mapping or list, the end of the last value of a block
 // one, the last line of a block scalar.
@@ -158,6 +160,7 @@ func nodeEndBefore(text string, starts []int, n *yaml.Node) diag.Pos {
 	}
 	return diag.Pos{Line: n.Line, Col: n.Column + 1}
 }
+
 // positionBefore (the code before the indexes) is the LSP position of a byte offset.
 func positionBefore(text string, starts []int, off int) protocol.Position {
 	line := 0
