@@ -213,3 +213,56 @@ func BenchmarkLSPHugeFile(b *testing.B) {
 		})
 	}
 }
+
+// TestHugeFileAnswers: on a file of 30000 list-form parameters (2.9 MB)
+// every request kind answers, and in time: the bound (a minute for each,
+// where they take well under a second) only catches the quadratic cost
+// they had, when the outline or the code actions took minutes.
+func TestHugeFileAnswers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 2.9 MB file: not with -short")
+	}
+	const n = 30000
+	h := openHuge(t, n, time.Minute)
+	if len(h.diags) < n/2 {
+		t.Fatalf("%d diagnostics, want one for each optional parameter", len(h.diags))
+	}
+	mid := fmt.Sprintf("param_%06d", n/2)
+	want := map[string]string{
+		"hoverParam":     "**" + mid + "** (string, required)",
+		"hoverField":     "**description** (string)",
+		"hoverTool":      "**small_tool** — tool (http)",
+		"completion":     `"label":"integer"`,
+		"definition":     "small_tool.yaml",
+		"references":     "small_tool.yaml",
+		"prepareRename":  `"placeholder":"huge_tool"`,
+		"rename":         `"newText":"giant_tool"`,
+		"documentSymbol": `"name":"` + mid + `","detail":"string"`,
+		"codeAction":     "[]",
+		"formatting":     `"newText":"name: huge_tool\n`,
+	}
+	for _, r := range hugeRequests(n) {
+		got := r.run(t, h, 0)
+		switch r.name {
+		case "didOpen":
+			if got != fmt.Sprint(len(h.diags)) {
+				t.Errorf("%s: %s diagnostics, want %d", r.name, got, len(h.diags))
+			}
+		case "didChange":
+			if got == fmt.Sprint(len(h.diags)) {
+				t.Errorf("%s: %s diagnostics, want the typo's too", r.name, got)
+			}
+			h.toggleTypo(t, mid) // back
+		case "documentSymbol":
+			if c := strings.Count(got, `"kind":7`); c != n {
+				t.Errorf("the outline has %d parameters, want %d", c, n)
+			}
+			fallthrough
+		default:
+			if !strings.Contains(got, want[r.name]) {
+				t.Errorf("%s: %.300s\nwant %s in it", r.name, got, want[r.name])
+			}
+		}
+	}
+	h.c.shutdown()
+}
