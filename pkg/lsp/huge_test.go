@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tliron/glsp"
 )
 
 // hugeTool is a tool file with n parameters written as a list
@@ -63,9 +65,16 @@ related_tools:
 `
 
 // hugeSession is a server with the huge file open in its tools
-// directory, its first diagnostics received.
+// directory, its first diagnostics received. Its requests go through a
+// client connection (c), or straight to the server's handler (srv),
+// which leaves out the transport and the client's side of it: the
+// parameters are encoded outside a benchmark's timer, the answer is
+// encoded in it (the server does that), and the lint runs when the
+// diagnostics are asked for.
 type hugeSession struct {
+	tb    testing.TB
 	c     *client
+	srv   *Server
 	text  string
 	path  string
 	uri   string
@@ -75,6 +84,10 @@ type hugeSession struct {
 }
 
 func openHuge(tb testing.TB, n int, timeout time.Duration) *hugeSession {
+	return openHugeVia(tb, n, timeout, false)
+}
+
+func openHugeVia(tb testing.TB, n int, timeout time.Duration, direct bool) *hugeSession {
 	tb.Helper()
 	root := tb.TempDir()
 	tools := filepath.Join(root, "tools")
@@ -89,10 +102,93 @@ func openHuge(tb testing.TB, n int, timeout time.Duration) *hugeSession {
 		}
 	}
 	hier := map[string]any{"textDocument": map[string]any{"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}}}
-	c := startServerOpts(tb, root, Options{Debounce: time.Nanosecond}, hier)
-	c.timeout = timeout
-	uri := c.open(path, text)
-	return &hugeSession{c: c, text: text, path: path, uri: uri, diags: c.diagnostics(uri)}
+	h := &hugeSession{tb: tb, text: text, path: path, uri: uriOf(path)}
+	if direct {
+		// the lint runs when diagnostics are asked for, never on a timer
+		h.srv = New(Options{Debounce: time.Hour})
+		h.call("initialize", map[string]any{"processId": nil, "rootUri": uriOf(root), "capabilities": hier})
+		h.notify("initialized", map[string]any{})
+	} else {
+		h.c = startServerOpts(tb, root, Options{Debounce: time.Nanosecond}, hier)
+		h.c.timeout = timeout
+	}
+	h.open()
+	h.diags = h.diagnostics()
+	return h
+}
+
+// handle sends a request or a notification straight to h.srv: the
+// answer encoded as JSON.
+func (h *hugeSession) handle(method string, params any) string {
+	h.tb.Helper()
+	b, _ := h.tb.(*testing.B)
+	if b != nil {
+		b.StopTimer()
+	}
+	raw, err := json.Marshal(params)
+	if b != nil {
+		b.StartTimer()
+	}
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	ctx := &glsp.Context{Method: method, Params: raw, Notify: func(string, any) {}, Call: func(string, any, any) {}}
+	r, validMethod, validParams, err := h.srv.handler.Handle(ctx)
+	if !validMethod || !validParams || err != nil {
+		h.tb.Fatalf("%s: %t %t %v", method, validMethod, validParams, err)
+	}
+	out, err := json.Marshal(r)
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	return string(out)
+}
+
+func (h *hugeSession) call(method string, params any) string {
+	h.tb.Helper()
+	if h.srv != nil {
+		return h.handle(method, params)
+	}
+	var r json.RawMessage
+	h.c.call(method, params, &r)
+	return string(r)
+}
+
+func (h *hugeSession) notify(method string, params any) {
+	h.tb.Helper()
+	if h.srv != nil {
+		h.handle(method, params)
+		return
+	}
+	h.c.notify(method, params)
+}
+
+func (h *hugeSession) open() {
+	h.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": h.uri, "languageId": "yaml", "version": 1, "text": h.text}})
+}
+
+// diagnostics are the next diagnostics published for the huge file; sent
+// straight to the server, the lint runs now and they are the last ones.
+func (h *hugeSession) diagnostics() []json.RawMessage {
+	h.tb.Helper()
+	if h.srv == nil {
+		return h.c.diagnostics(h.uri)
+	}
+	h.srv.lintDirty()
+	h.srv.mu.Lock()
+	body := h.srv.published[h.uri]
+	h.srv.mu.Unlock()
+	var out []json.RawMessage
+	if err := json.Unmarshal([]byte(body), &out); err != nil {
+		h.tb.Fatalf("diagnostics %.100q: %v", body, err)
+	}
+	return out
+}
+
+func (h *hugeSession) shutdown() {
+	if h.c != nil {
+		h.c.shutdown()
+	}
 }
 
 // at is the position params of the byte delta after the first marker.
@@ -118,11 +214,11 @@ func (h *hugeSession) toggleTypo(tb testing.TB, mid string) []json.RawMessage {
 	}
 	h.typo = !h.typo
 	h.edits++
-	h.c.notify("textDocument/didChange", map[string]any{
+	h.notify("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": h.uri, "version": h.edits + 1},
 		"contentChanges": []any{map[string]any{"range": map[string]any{"start": p, "end": end}, "text": word}},
 	})
-	return h.c.diagnostics(h.uri)
+	return h.diagnostics()
 }
 
 // hugeRequest is one request kind run against the huge file: it returns
@@ -136,17 +232,17 @@ func hugeRequests(n int) []hugeRequest {
 	mid := fmt.Sprintf("param_%06d", n/2)
 	call := func(method string, params func(tb testing.TB, h *hugeSession) any) func(tb testing.TB, h *hugeSession, i int) string {
 		return func(tb testing.TB, h *hugeSession, _ int) string {
-			var r json.RawMessage
-			h.c.call(method, params(tb, h), &r)
-			return string(r)
+			return h.call(method, params(tb, h))
 		}
 	}
 	return []hugeRequest{
 		{"didOpen", func(tb testing.TB, h *hugeSession, _ int) string {
-			h.c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": h.uri}})
-			h.c.diagnostics(h.uri) // the close clears them
-			h.c.open(h.path, h.text)
-			return fmt.Sprint(len(h.c.diagnostics(h.uri)))
+			h.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": h.uri}})
+			if h.srv == nil {
+				h.diagnostics() // the close clears them
+			}
+			h.open()
+			return fmt.Sprint(len(h.diagnostics()))
 		}},
 		{"didChange", func(tb testing.TB, h *hugeSession, _ int) string {
 			// a typo in the middle parameter and back, so that each
@@ -194,12 +290,20 @@ func hugeRequests(n int) []hugeRequest {
 //	go test ./pkg/lsp -run - -bench Huge -benchtime 3x
 //
 // didOpen and didChange are the time to the diagnostics published.
-func BenchmarkLSPHugeFile(b *testing.B) {
+func BenchmarkLSPHugeFile(b *testing.B) { benchmarkHuge(b, false) }
+
+// BenchmarkLSPHugeFileServer is BenchmarkLSPHugeFile with the requests
+// sent straight to the server's handler: the server's own time, the
+// transport and the client's decoding left out (see hugeSession).
+func BenchmarkLSPHugeFileServer(b *testing.B) { benchmarkHuge(b, true) }
+
+func benchmarkHuge(b *testing.B, direct bool) {
 	for _, n := range []int{10000, 30000, 60000} {
 		b.Run(fmt.Sprintf("params=%d", n), func(b *testing.B) {
-			h := openHuge(b, n, 10*time.Minute)
+			h := openHugeVia(b, n, 10*time.Minute, direct)
 			for _, r := range hugeRequests(n) {
 				b.Run(r.name, func(b *testing.B) {
+					h.tb = b
 					for i := range b.N {
 						r.run(b, h, i)
 					}
@@ -209,7 +313,8 @@ func BenchmarkLSPHugeFile(b *testing.B) {
 					}
 				})
 			}
-			h.c.shutdown()
+			h.tb = b
+			h.shutdown()
 		})
 	}
 }
@@ -264,5 +369,5 @@ func TestHugeFileAnswers(t *testing.T) {
 			}
 		}
 	}
-	h.c.shutdown()
+	h.shutdown()
 }

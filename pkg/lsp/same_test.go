@@ -236,7 +236,7 @@ func TestTreeLookupsSameAsBefore(t *testing.T) {
 		if before == nil || len(text) > 256<<10 {
 			continue // nodeStartingAtBefore at each node is quadratic
 		}
-		ix := nodesByStart(now)
+		ix := nodesByStart(now, nil)
 		var walk func(n *yaml.Node)
 		walk = func(n *yaml.Node) {
 			nodes++

@@ -48,18 +48,18 @@ func outline(d *document) []protocol.DocumentSymbol {
 	}
 	starts := d.lines()
 	rng := func(sp diag.Span) protocol.Range { return rangeOf(d.text, starts, sp) }
-	// the nodes by where they start, found in one walk of the tree (a
-	// walk for each parameter was quadratic)
-	at := nodesByStart(root)
-	// extent is the span from start to the end of the node that starts
-	// there (the whole mapping or list, not its first character)
-	extent := func(start diag.Pos, end diag.Pos) diag.Span {
-		if n := at.starting(start); n != nil {
-			end = nodeEnd(d.text, starts, n)
-		}
-		return diag.Span{Start: start, End: end}
+	// The ranges are the extents of the nodes at the tools' and the
+	// parameters' positions: the positions are gathered first, then the
+	// nodes found in one walk of the tree (a walk for each parameter was
+	// quadratic).
+	type extentOf struct {
+		tool, child int // child -1: the tool's own
+		start, end  diag.Pos
+		key         diag.Pos // the parameter's key, when before start
 	}
-	for _, t := range f.Tools {
+	var extents []extentOf
+	want := map[diag.Pos]bool{}
+	for i, t := range f.Tools {
 		whole := t.Span("")
 		sel := t.Span("/name")
 		name := t.Name
@@ -70,9 +70,10 @@ func outline(d *document) []protocol.DocumentSymbol {
 		sym := protocol.DocumentSymbol{
 			Name:           name,
 			Kind:           protocol.SymbolKindFunction,
-			Range:          rng(extent(whole.Start, whole.End)),
 			SelectionRange: rng(sel),
 		}
+		extents = append(extents, extentOf{tool: i, child: -1, start: whole.Start, end: whole.End})
+		want[whole.Start] = true
 		if t.Category != "" {
 			c := t.Category
 			sym.Detail = &c
@@ -89,11 +90,9 @@ func outline(d *document) []protocol.DocumentSymbol {
 				if t.InputFromList() {
 					psel = t.Span(ptr + "/name")
 				}
-				span := extent(val.Start, val.End)
-				if key.Start.Line < span.Start.Line || (key.Start.Line == span.Start.Line && key.Start.Col < span.Start.Col) {
-					span.Start = key.Start
-				}
-				child := protocol.DocumentSymbol{Name: p, Kind: protocol.SymbolKindProperty, Range: rng(span), SelectionRange: rng(psel)}
+				extents = append(extents, extentOf{tool: i, child: len(sym.Children), start: val.Start, end: val.End, key: key.Start})
+				want[val.Start] = true
+				child := protocol.DocumentSymbol{Name: p, Kind: protocol.SymbolKindProperty, SelectionRange: rng(psel)}
 				if pm, ok := props.GetMap(p); ok {
 					if typ, ok := pm.Get("type"); ok {
 						str, isStr := typ.(string)
@@ -107,6 +106,23 @@ func outline(d *document) []protocol.DocumentSymbol {
 			}
 		}
 		out = append(out, sym)
+	}
+	at := nodesByStart(root, want)
+	for _, e := range extents {
+		// the span from start to the end of the node that starts there
+		// (the whole mapping or list, not its first character)
+		span := diag.Span{Start: e.start, End: e.end}
+		if n := at.starting(e.start); n != nil {
+			span.End = nodeEnd(d.text, starts, n)
+		}
+		if e.child < 0 {
+			out[e.tool].Range = rng(span)
+			continue
+		}
+		if k := e.key; k.Line < span.Start.Line || (k.Line == span.Start.Line && k.Col < span.Start.Col) {
+			span.Start = k
+		}
+		out[e.tool].Children[e.child].Range = rng(span)
 	}
 	return out
 }
@@ -152,12 +168,12 @@ type startIndex struct {
 // them: depth first, children in order, and a node's children only for a
 // position on or after its line (the walk prunes there), so a node counts
 // for its own position only when no node above it starts on a later line.
-func nodesByStart(root *yaml.Node) startIndex {
+// With want, only the nodes at those positions.
+func nodesByStart(root *yaml.Node, want map[diag.Pos]bool) startIndex {
 	ix := startIndex{collection: map[diag.Pos]*yaml.Node{}, other: map[diag.Pos]*yaml.Node{}}
 	var walk func(n *yaml.Node, above int)
 	walk = func(n *yaml.Node, above int) {
-		if above <= n.Line {
-			p := diag.Pos{Line: n.Line, Col: n.Column}
+		if p := (diag.Pos{Line: n.Line, Col: n.Column}); above <= n.Line && (want == nil || want[p]) {
 			m := ix.other
 			if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
 				m = ix.collection
