@@ -148,7 +148,7 @@ var alternatives = [][]string{
 
 func (s *Server) complete(d *document, p protocol.Position) []protocol.CompletionItem {
 	starts := d.lines()
-	off := offset(d.text, starts, p)
+	off := d.index().offset(p)
 	lineNo := int(p.Line)
 	if lineNo >= len(starts) {
 		return nil

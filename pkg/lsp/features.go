@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -20,17 +19,18 @@ import (
 
 // cursor converts an LSP position in d to a 1-based line and rune column.
 func cursor(d *document, p protocol.Position) (line, col int) {
-	starts := d.lines()
-	off := offset(d.text, starts, p)
-	pos := position(d.text, starts, off)
+	starts, ix := d.lines(), d.index()
+	off := ix.offset(p)
+	pos := ix.position(off)
+	n := min(int(pos.Line), len(starts)-1)
 	l := lineText(d.text, starts, int(pos.Line))
-	byteCol := off - starts[min(int(pos.Line), len(starts)-1)]
-	return int(pos.Line) + 1, utf8.RuneCountInString(l[:min(byteCol, len(l))]) + 1
+	byteCol := off - starts[n]
+	return int(pos.Line) + 1, ix.runeCol(n, starts[n]+min(byteCol, len(l))).Col
 }
 
 // spanRange is the LSP range of a spec span in d.
 func spanRange(d *document, sp spec.Span) protocol.Range {
-	return rangeOf(d.text, d.lines(), sp)
+	return d.index().rangeOf(sp)
 }
 
 // projectSet is the set d is linted in, and d's own parsed file in it.
@@ -166,7 +166,7 @@ func trimIndexes(rel []string) []string {
 
 // nodeRange is the range of scalar n of d (quotes included).
 func nodeRange(d *document, n *yaml.Node) protocol.Range {
-	return rangeOf(d.text, d.lines(), diag.Span{Start: diag.Pos{Line: n.Line, Col: n.Column}, End: diag.Pos{Line: n.Line, Col: scalarEnd(n)}})
+	return d.index().rangeOf(diag.Span{Start: diag.Pos{Line: n.Line, Col: n.Column}, End: diag.Pos{Line: n.Line, Col: scalarEnd(n)}})
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
@@ -448,7 +448,7 @@ func (s *Server) formatting(_ *glsp.Context, params *protocol.DocumentFormatting
 	if string(out) == d.text {
 		return []protocol.TextEdit{}, nil
 	}
-	end := position(d.text, d.lines(), len(d.text))
+	end := d.index().position(len(d.text))
 	return []protocol.TextEdit{{Range: protocol.Range{End: end}, NewText: string(out)}}, nil
 }
 

@@ -45,12 +45,12 @@ func nameNodeAt(d *document, p protocol.Position) *yaml.Node {
 // innerRange is the range of the text of a scalar at r in d: a quoted
 // scalar's quotes left out, so that an edit keeps them.
 func innerRange(d *document, r protocol.Range) protocol.Range {
-	text, starts := d.text, d.lines()
-	from, to := offset(text, starts, r.Start), offset(text, starts, r.End)
+	text, ix := d.text, d.index()
+	from, to := ix.offset(r.Start), ix.offset(r.End)
 	if to-from >= 2 && to <= len(text) {
 		q := text[from]
 		if (q == '"' || q == '\'') && text[to-1] == q {
-			return protocol.Range{Start: position(text, starts, from+1), End: position(text, starts, to-1)}
+			return protocol.Range{Start: ix.position(from + 1), End: ix.position(to - 1)}
 		}
 	}
 	return r

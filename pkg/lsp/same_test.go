@@ -175,7 +175,7 @@ func positionBefore(text string, starts []int, off int) protocol.Position {
 // path, with a few made up: a large parameter list and a JSON file.
 func sameAnswerFiles(t *testing.T) map[string]string {
 	t.Helper()
-	files := map[string]string{"twoTools.yaml": twoTools, "jsonTools.json": jsonTools, "weather.yaml": weather, "huge.yaml": hugeTool(300)}
+	files := map[string]string{"twoTools.yaml": twoTools, "jsonTools.json": jsonTools, "weather.yaml": weather, "huge.yaml": hugeTool(300), "oneline.json": oneLineJSON(300), "oneline.yaml": oneLineJSON(200)}
 	for _, root := range []string{"../../tools", "../../testdata", "../spec/testdata", "../../../shared/corpora"} {
 		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() {

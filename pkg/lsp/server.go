@@ -565,12 +565,12 @@ func (s *Server) publish(d *document, ds []diag.Diagnostic) bool {
 // toProtocol converts findings to LSP diagnostics: the rule ID is the
 // code, toolctl the source.
 func toProtocol(d *document, ds []diag.Diagnostic) []protocol.Diagnostic {
-	text, starts := d.text, d.lines()
+	ix := d.index()
 	out := make([]protocol.Diagnostic, 0, len(ds))
 	source := "toolctl"
 	for _, d := range ds {
 		sev := severity(d.Severity)
-		pd := protocol.Diagnostic{Range: rangeOf(text, starts, d.Span), Severity: &sev, Source: &source, Message: d.Message}
+		pd := protocol.Diagnostic{Range: ix.rangeOf(d.Span), Severity: &sev, Source: &source, Message: d.Message}
 		if d.Rule != "" {
 			pd.Code = &protocol.IntegerOrString{Value: d.Rule}
 			// also as data, which clients send back with codeAction:

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -46,8 +47,8 @@ func outline(d *document) []protocol.DocumentSymbol {
 	if root == nil || len(f.Tools) == 0 {
 		return out
 	}
-	starts := d.lines()
-	rng := func(sp diag.Span) protocol.Range { return rangeOf(d.text, starts, sp) }
+	ix := d.index()
+	rng := ix.rangeOf
 	// The ranges are the extents of the nodes at the tools' and the
 	// parameters' positions: the positions are gathered first, then the
 	// nodes found in one walk of the tree (a walk for each parameter was
@@ -113,7 +114,7 @@ func outline(d *document) []protocol.DocumentSymbol {
 		// (the whole mapping or list, not its first character)
 		span := diag.Span{Start: e.start, End: e.end}
 		if n := at.starting(e.start); n != nil {
-			span.End = nodeEnd(d.text, starts, n)
+			span.End = nodeEnd(ix, n)
 		}
 		if e.child < 0 {
 			out[e.tool].Range = rng(span)
@@ -202,12 +203,12 @@ func (ix startIndex) starting(p diag.Pos) *yaml.Node {
 // nodeEnd is the position just past node n in text: the closing bracket
 // of a flow (JSON) mapping or list, the end of the last value of a block
 // one, the last line of a block scalar.
-func nodeEnd(text string, starts []int, n *yaml.Node) diag.Pos {
+func nodeEnd(ix *lineIndex, n *yaml.Node) diag.Pos {
+	text, starts := ix.text, ix.starts
 	at := func(off int) diag.Pos {
-		l := int(position(text, starts, off).Line)
-		return diag.Pos{Line: l + 1, Col: utf8.RuneCountInString(text[starts[l]:off]) + 1}
+		return ix.runeCol(max(sort.SearchInts(starts, off+1)-1, 0), off)
 	}
-	startOff := offset(text, starts, fromDiag(text, starts, diag.Pos{Line: n.Line, Col: n.Column}))
+	startOff := ix.offset(ix.fromDiag(diag.Pos{Line: n.Line, Col: n.Column}))
 	switch n.Kind {
 	case yaml.MappingNode, yaml.SequenceNode:
 		if n.Style&yaml.FlowStyle != 0 || (startOff < len(text) && (text[startOff] == '{' || text[startOff] == '[')) {
@@ -218,7 +219,7 @@ func nodeEnd(text string, starts []int, n *yaml.Node) diag.Pos {
 		if len(n.Content) == 0 {
 			return diag.Pos{Line: n.Line, Col: n.Column + 1}
 		}
-		return nodeEnd(text, starts, n.Content[len(n.Content)-1])
+		return nodeEnd(ix, n.Content[len(n.Content)-1])
 	case yaml.ScalarNode:
 		if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 			last := n.Line + strings.Count(strings.TrimRight(n.Value, "\n"), "\n") + 1

@@ -29,6 +29,7 @@ type document struct {
 	// that none parses a large file again
 	linesOnce sync.Once
 	starts    []int
+	ix        *lineIndex
 	treeOnce  sync.Once
 	root      *yaml.Node
 	fileOnce  sync.Once
@@ -37,8 +38,17 @@ type document struct {
 
 // lines is lineStarts(d.text).
 func (d *document) lines() []int {
-	d.linesOnce.Do(func() { d.starts = lineStarts(d.text) })
+	d.linesOnce.Do(func() {
+		d.starts = lineStarts(d.text)
+		d.ix = newLineIndex(d.text, d.starts)
+	})
 	return d.starts
+}
+
+// index converts positions in d.text.
+func (d *document) index() *lineIndex {
+	d.lines()
+	return d.ix
 }
 
 // tree is parseTree(d.text).
