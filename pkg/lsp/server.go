@@ -527,6 +527,19 @@ func (s *Server) lintDirty() {
 			if s.publish(d, found[d.path]) {
 				sent = append(sent, d.uri)
 			}
+			if dirty[d.uri] {
+				// the tree hover, definition, the outline... read, made
+				// while the editor shows the diagnostics (a large file's
+				// takes a while), not on the first request after a change
+				go func() {
+					defer func() {
+						if p := recover(); p != nil {
+							s.logf("parse: internal error: %v\n%s", p, debug.Stack())
+						}
+					}()
+					d.tree()
+				}()
+			}
 		}
 	}
 	if s.linted != nil {
