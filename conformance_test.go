@@ -36,6 +36,10 @@ var conformanceScenarios = []string{
 	"tools-call-error",
 	"tools-call-with-progress",
 	"json-schema-2020-12",
+	"tools-call-sampling",
+	"tools-call-elicitation",
+	"elicitation-sep1034-defaults",
+	"elicitation-sep1330-enums",
 }
 
 // TestConformanceSuite runs the official MCP conformance suite

@@ -188,7 +188,7 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 	var newSide *breaking.Side
 	var paths []string
 	if opts.server != "" || opts.url != "" {
-		newSide, err = app.breakingServer(ctx, opts, opts.server, opts.url)
+		newSide, err = app.breakingServer(ctx, opts, opts.server, opts.url, "")
 	} else {
 		paths, err = app.defaultPaths(opts.paths)
 		if err != nil {
@@ -202,7 +202,7 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 	var oldSide *breaking.Side
 	switch {
 	case opts.againstServer != "" || opts.againstURL != "":
-		oldSide, err = app.breakingServer(ctx, opts, opts.againstServer, opts.againstURL)
+		oldSide, err = app.breakingServer(ctx, opts, opts.againstServer, opts.againstURL, "--against")
 	case pathExists(opts.against):
 		if !strings.ContainsAny(opts.against, `/\`) && breaking.IsGitRef(ctx, ".", opts.against) && !app.Quiet {
 			fmt.Fprintf(app.IO.ErrOut, "toolctl: note: --against %s is both a path and a git ref; comparing with the path (write heads/%s or %s^{commit} for the ref)\n", opts.against, opts.against, opts.against)
@@ -247,8 +247,10 @@ func runBreaking(ctx context.Context, opts *breakingOptions) error {
 	return app.writeReports(reports, findings, byPath, names, failOn, report.Options{Rules: breakingReportRules()})
 }
 
-// breakingServer lists a live server's tools for one side.
-func (app *App) breakingServer(ctx context.Context, opts *breakingOptions, command, url string) (*breaking.Side, error) {
+// breakingServer lists a live server's tools for one side; prefix is
+// that of its flags ("" for --server/--url, "--against" for
+// --against-server/--against-url).
+func (app *App) breakingServer(ctx context.Context, opts *breakingOptions, command, url, prefix string) (*breaking.Side, error) {
 	var stderr io.Writer
 	if app.Verbose {
 		stderr = app.IO.ErrOut
@@ -256,7 +258,16 @@ func (app *App) breakingServer(ctx context.Context, opts *breakingOptions, comma
 	return breaking.LoadServer(ctx, importer.ServerOptions{
 		Command: command, URL: url, Headers: opts.headers,
 		Getenv: app.Getenv, Stderr: stderr, Timeout: opts.timeout,
+		Flag: flagName(prefix, "server"), URLFlag: flagName(prefix, "url"),
 	})
+}
+
+// flagName is --NAME, or PREFIX-NAME.
+func flagName(prefix, name string) string {
+	if prefix == "" {
+		return "--" + name
+	}
+	return prefix + "-" + name
 }
 
 func pathExists(p string) bool {

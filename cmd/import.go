@@ -101,8 +101,9 @@ toolctl lock): the SHA-256 of each tool file written and, for the mcp
 entries, the server's identity (the command line or URL), its serverInfo
 and the hash of each tool it lists: the entries toolctl lock --upstream
 would write. An existing lock keeps everything else it pins; toolctl verify
-(--upstream) then checks the import like any locked tool. --no-lock writes
-no lock.
+(--upstream) then checks the import like any locked tool. The lock's
+directory must exist unless the import creates it (-o new --lock
+new/toolctl.lock). --no-lock writes no lock.
 
 Everything the source says is kept: schemas as written (key order included),
 descriptions, enums, defaults, examples (Anthropic input_examples become
@@ -222,7 +223,7 @@ func runImport(ctx context.Context, opts *importOptions, dirChanged bool) error 
 	// updated stops the import before anything is written.
 	var pins *importLock
 	if live && !opts.noLock && opts.dir != "-" {
-		if pins, err = readImportLock(opts.lock); err != nil {
+		if pins, err = readImportLock(opts.lock, opts.dir); err != nil {
 			return usageError(err)
 		}
 	}
@@ -301,10 +302,17 @@ type importLock struct {
 	pinServer bool
 }
 
-// readImportLock reads the lock file at path, if there is one.
-func readImportLock(path string) (*importLock, error) {
+// readImportLock reads the lock file at path, if there is one. A lock
+// whose directory does not exist yet is fine when the import creates it:
+// the output directory outDir, or one of its parents (-o NEW --lock
+// NEW/toolctl.lock); any other missing directory is refused (a typo
+// should not import anything).
+func readImportLock(path, outDir string) (*importLock, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if createdWith(filepath.Dir(path), outDir) {
+			return &importLock{}, nil
+		}
 		if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
 			return nil, fmt.Errorf("--lock %s: the directory %s does not exist; create it, or pass --no-lock (nothing was imported)", path, filepath.Dir(path))
 		}
@@ -318,6 +326,21 @@ func readImportLock(path string) (*importLock, error) {
 		return nil, fmt.Errorf("%v (nothing was imported; or pass --no-lock)", err)
 	}
 	return &importLock{old: old}, nil
+}
+
+// createdWith tells whether the directory dir, which does not exist, is
+// created by writing into outDir: it is outDir or one of its parents.
+func createdWith(dir, outDir string) bool {
+	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	d, err1 := filepath.Abs(dir)
+	o, err2 := filepath.Abs(outDir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, o)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // writeImportLock pins the written tool files and the server in the lock

@@ -12,6 +12,7 @@ import (
 	"github.com/toolctl/toolctl/pkg/breaking"
 	"github.com/toolctl/toolctl/pkg/diag"
 	"github.com/toolctl/toolctl/pkg/lock"
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 type lockOptions struct {
@@ -74,6 +75,11 @@ func runLock(opts *lockOptions) error {
 	paths, err := app.defaultPaths(opts.paths)
 	if err != nil {
 		return err
+	}
+	// a path given twice (tools tools/, a file and its directory) is
+	// recorded once
+	if paths, err = spec.Roots(paths); err != nil {
+		return usageError(err)
 	}
 	side, err := breaking.LoadPaths(paths)
 	if err != nil {

@@ -235,7 +235,13 @@ func runRun(opts *runOptions, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep := &runReporter{w: app.IO.ErrOut, tool: t.Name, bar: app.IO.StderrTTY, verbose: app.Verbose}
-	res, err := r.Run(run.WithReporter(ctx, rep), t, input)
+	ctx = run.WithReporter(ctx, rep)
+	// On a terminal the person there answers the tool's requests to the
+	// client (ctx.sample, ctx.elicit); otherwise there is no client.
+	if app.IO.StdinTTY && app.IO.StderrTTY && opts.input != "-" {
+		ctx = run.WithAsker(ctx, &run.TerminalClient{In: app.IO.In, Out: app.IO.ErrOut})
+	}
+	res, err := r.Run(ctx, t, input)
 	rep.done()
 	if err != nil {
 		// An MCP server's isError result is a result too: printed whole

@@ -57,7 +57,7 @@ func (a *againstFlags) known(ctx context.Context, app *App, timeout time.Duratio
 		if !mcpclient.IsHTTPURL(u) {
 			return nil, usageError(fmt.Errorf("--against-url %q: give an http:// or https:// URL", u))
 		}
-		servers = append(servers, importer.ServerOptions{URL: u, Getenv: app.Getenv, Timeout: timeout})
+		servers = append(servers, importer.ServerOptions{URL: u, URLFlag: "--against-url", Getenv: app.Getenv, Timeout: timeout})
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -163,7 +163,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 		defer stop()
 		res, err = scan.Server(ctx, importer.ServerOptions{
 			Command: opts.server, URL: opts.url, Headers: opts.headers,
-			Getenv: app.Getenv, Timeout: opts.timeout, Flag: "--server",
+			Getenv: app.Getenv, Timeout: opts.timeout, Flag: "--server", URLFlag: "--url",
 		}, cfg)
 		if err != nil {
 			return usageError(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/contract"
 	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/mcpclient"
 	"github.com/toolctl/toolctl/pkg/report"
 	"github.com/toolctl/toolctl/pkg/run"
 )
@@ -205,6 +206,9 @@ func runTest(opts *testOptions, args []string) error {
 		}
 		if opts.record || opts.live {
 			return usageError(errors.New("--record and --live are for the tools' own entries, not --server/--url"))
+		}
+		if opts.url != "" && !mcpclient.IsHTTPURL(opts.url) {
+			return usageError(fmt.Errorf("--url %q: give an http:// or https:// URL (for a command, use --server)", opts.url))
 		}
 		where := firstNonEmpty(opts.server, opts.url)
 		server, err = contract.Connect(ctx, where, app.IO.ErrOut)

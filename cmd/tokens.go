@@ -312,11 +312,34 @@ func writeTokensLegend(w io.Writer, rep *tokens.Report) {
 			fmt.Fprintf(w, "%s: tokens of the exported tools/list JSON (%s)\n", c.title, f.Encoding)
 		case f.Exact:
 			fmt.Fprintf(w, "%s: prompt tokens as %s sees the definitions (OpenAI cookbook accounting, %s); per request: %d\n", c.title, f.Model, f.Encoding, f.PerRequest)
+			writeUncountedDefs(w, rep, c)
 		default:
 			fmt.Fprintf(w, "%s: estimate for %s (%s): %s; per request: %d\n", c.title, f.Model, f.Error, strings.TrimPrefix(f.Method, "estimate: "), f.PerRequest)
 		}
 	}
 	fmt.Fprintf(w, "SHARE: of the %s total of the tools\n", strings.ToUpper(string(rep.Formats[0].Format)))
+}
+
+// writeUncountedDefs says which tools' $defs an OpenAI column leaves out
+// (tokens.Cost.UncountedDefs), so that its number is not silently low.
+func writeUncountedDefs(w io.Writer, rep *tokens.Report, c tokenColumn) {
+	var names []string
+	n := 0
+	for _, t := range rep.Tools {
+		if d := t.Costs[c.format].UncountedDefs; d > 0 {
+			names = append(names, t.Name)
+			n += d
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	shown := strings.Join(names, ", ")
+	if len(names) > 3 {
+		shown = fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
+	}
+	fmt.Fprintf(w, "%s: not counted: the $defs of %s (%s, %d tokens as JSON); how OpenAI renders $ref and $defs in the prompt is not published, so %s a floor\n",
+		c.title, lint.Plural(len(names), "tool", "tools"), shown, n, map[bool]string{true: "its count is", false: "their counts are"}[len(names) == 1])
 }
 
 func writeSuggestions(w io.Writer, hints []tokens.Suggestion) {
@@ -358,10 +381,13 @@ type tokensTool struct {
 }
 
 type tokensCost struct {
-	Format string       `json:"format"`
-	Tokens int          `json:"tokens"`
-	JSON   int          `json:"json"`
-	Parts  []tokensPart `json:"parts,omitempty"`
+	Format string `json:"format"`
+	Tokens int    `json:"tokens"`
+	JSON   int    `json:"json"`
+	// UncountedDefs: the JSON tokens of the $defs tokens leaves out
+	// (openai, openai-responses).
+	UncountedDefs int          `json:"uncounted_defs,omitempty"`
+	Parts         []tokensPart `json:"parts,omitempty"`
 }
 
 type tokensPart struct {
@@ -402,7 +428,7 @@ func tokensJSON(rep *tokens.Report, hints []tokens.Suggestion, parts bool) token
 			item.Share = float64(int(float64(t.Costs[0].Tokens)*10000/float64(rep.Sum[0])+0.5)) / 10000
 		}
 		for i, c := range t.Costs {
-			tc := tokensCost{Format: string(rep.Formats[i].Format), Tokens: c.Tokens, JSON: c.JSON}
+			tc := tokensCost{Format: string(rep.Formats[i].Format), Tokens: c.Tokens, JSON: c.JSON, UncountedDefs: c.UncountedDefs}
 			if parts {
 				tc.Parts = []tokensPart{}
 				for _, p := range c.Parts {

@@ -350,6 +350,9 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 			return res.Value, nil
 		}
 	}
+	// The tool's requests to the client get the example's answers.
+	client := newCannedClient(expect.Client)
+	ctx = run.WithAsker(ctx, client)
 	start := time.Now()
 	value, err := call(ctx, t, input)
 	o.Duration = time.Since(start)
@@ -359,6 +362,10 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 	}
 	if expect.Error != nil {
 		checkError(o, expect.Error, err)
+		return
+	}
+	if msg := client.unused(); msg != "" && err == nil {
+		fail("%s", msg)
 		return
 	}
 	ans, err := answerOf(value, err)

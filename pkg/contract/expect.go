@@ -38,6 +38,16 @@ type Expect struct {
 	// IsError, when set, is whether the result must be an isError one (a
 	// failure the model sees, not a crash).
 	IsError *bool
+	// Client, when set, answers the tool's requests to the client
+	// (sampling, elicitation) in order; the tool must make as many.
+	Client *ClientAnswers
+}
+
+// ClientAnswers are an example's answers of the MCP client to the tool's
+// requests (expect.client), as JSON, in order.
+type ClientAnswers struct {
+	Sampling    []json.RawMessage
+	Elicitation []json.RawMessage
 }
 
 // contentTypes are the MCP content item types expect.content may name.
@@ -148,14 +158,81 @@ func ParseExpect(m *spec.Map) (*Expect, error) {
 				return nil, err
 			}
 			x.Content = items
+		case "client":
+			c, err := parseClient(v)
+			if err != nil {
+				return nil, err
+			}
+			x.Client = c
 		default:
-			return nil, bad(key, "unknown field; expect has match, tolerance, contains, pattern, schema, error, content and isError")
+			return nil, bad(key, "unknown field; expect has match, tolerance, contains, pattern, schema, error, content, isError and client")
 		}
 	}
 	if x.Error != nil && x.IsError != nil {
 		return nil, bad("isError", "expect.error and expect.isError exclude each other: expect.error says the call fails (an isError result is a ToolExecutionError), expect.isError checks the isError result's content; keep one")
 	}
 	return x, nil
+}
+
+// parseClient reads expect.client: {sampling: [...], elicitation: [...]}.
+func parseClient(v any) (*ClientAnswers, error) {
+	bad := func(at, format string, a ...any) error {
+		// /sampling/0/action is expect.client.sampling[0].action
+		name := "expect.client"
+		for _, part := range strings.Split(strings.TrimPrefix(at, "/"), "/") {
+			if part == "" {
+				continue
+			}
+			if _, err := strconv.Atoi(part); err == nil {
+				name += "[" + part + "]"
+			} else {
+				name += "." + part
+			}
+		}
+		return &FieldError{Pointer: "/expect/client" + at, Message: name + ": " + fmt.Sprintf(format, a...)}
+	}
+	m, ok := v.(*spec.Map)
+	if !ok {
+		return nil, bad("", "%s is not an object; give {sampling: [answers], elicitation: [answers]}", show(v))
+	}
+	c := &ClientAnswers{}
+	for _, key := range m.Keys() {
+		lv, _ := m.Get(key)
+		if key != "sampling" && key != "elicitation" {
+			return nil, bad("/"+key, "unknown field; expect.client has sampling and elicitation")
+		}
+		list, ok := lv.([]any)
+		if !ok {
+			return nil, bad("/"+key, "%s is not a list; give the client's answers in order", show(lv))
+		}
+		for i, it := range list {
+			at := fmt.Sprintf("/%s/%d", key, i)
+			im, ok := it.(*spec.Map)
+			if !ok {
+				return nil, bad(at, "%s is not an object", show(it))
+			}
+			if key == "sampling" {
+				if _, has := im.Get("content"); !has {
+					return nil, bad(at, "a sampling answer needs content, e.g. {role: assistant, content: {type: text, text: Paris}, model: test}")
+				}
+			} else {
+				a, _ := im.Get("action")
+				if s, _ := a.(string); s != "accept" && s != "decline" && s != "cancel" {
+					return nil, bad(at+"/action", "%s is not an elicitation action; use accept, decline or cancel", show(a))
+				}
+			}
+			raw, err := json.Marshal(spec.Plain(im))
+			if err != nil {
+				return nil, bad(at, "cannot be written as JSON: %v", err)
+			}
+			if key == "sampling" {
+				c.Sampling = append(c.Sampling, raw)
+			} else {
+				c.Elicitation = append(c.Elicitation, raw)
+			}
+		}
+	}
+	return c, nil
 }
 
 // parseContent reads expect.content: a list of content item objects.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,6 +27,11 @@ type Server struct {
 	// Tools are the server's tools/list, by name.
 	Tools map[string]*mcp.Tool
 	where string
+	// calls: an example with client answers calls alone (write lock), so
+	// that the server's requests during its call are its own; the others
+	// share it. current holds that example's client.
+	calls   sync.RWMutex
+	current atomic.Pointer[cannedClient]
 }
 
 // Connect starts the server (a command line) or connects to it (an http
@@ -44,12 +51,26 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 		}
 		p, err := mcpclient.Start(ctx, argv, "", stderr, 0)
 		if err != nil {
-			return nil, err
+			return nil, mcpclient.FlagError(err, "--server")
 		}
 		s.proc = p
 		transport = p.Transport(nil)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl-test", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	// The server's sampling and elicitation requests get the answers of
+	// the example whose call is running (expect.client).
+	copts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
+		Sampling:    &mcp.SamplingCapabilities{},
+		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}},
+	}}
+	copts.CreateMessageWithToolsHandler = func(ctx context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
+		var res mcp.CreateMessageWithToolsResult
+		return &res, s.answer(ctx, run.MethodSample, &res)
+	}
+	copts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		var res mcp.ElicitResult
+		return &res, s.answer(ctx, run.MethodElicit, &res)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl-test", Version: "1"}, copts)
 	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
 	if err != nil {
 		// A stdio server that exited (a program not found, a crash) says
@@ -57,6 +78,9 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 		if s.proc != nil {
 			if x := s.proc.ExitError("initialize", err); x != nil {
 				s.Close()
+				if x.Start != nil {
+					return nil, mcpclient.FlagError(x, "--server")
+				}
 				return nil, fmt.Errorf("--server %q: %v", server, x)
 			}
 		}
@@ -73,6 +97,23 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 		s.Tools[tool.Name] = tool
 	}
 	return s, nil
+}
+
+// answer answers a server's request with the running example's client
+// answer, decoded into res.
+func (s *Server) answer(ctx context.Context, method string, res any) error {
+	c := s.current.Load()
+	if c == nil {
+		c = newCannedClient(nil)
+	}
+	raw, err := c.Ask(ctx, method, nil)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, res); err != nil {
+		return fmt.Errorf("the example's answer to %s does not fit the MCP schema: %v", method, err)
+	}
+	return nil
 }
 
 // Close ends the session and stops a started server.
@@ -114,6 +155,17 @@ func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (
 	}
 	if input == nil {
 		input = map[string]any{}
+	}
+	if c, ok := run.AskerFrom(ctx).(*cannedClient); ok && c.answers != nil {
+		s.calls.Lock()
+		s.current.Store(c)
+		defer func() {
+			s.current.Store(nil)
+			s.calls.Unlock()
+		}()
+	} else {
+		s.calls.RLock()
+		defer s.calls.RUnlock()
 	}
 	res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: t.Name, Arguments: input})
 	if err != nil {

@@ -96,3 +96,12 @@ func (w *paramWriter) params(s *spec.Map, prefix string, depth int, out []Param)
 	}
 	return out
 }
+
+// outputContent is the media type of the tool's output (output.content),
+// "" when it declares none.
+func outputContent(t *spec.Tool) string {
+	if t.Output == nil {
+		return ""
+	}
+	return t.Output.Content
+}

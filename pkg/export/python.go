@@ -127,6 +127,10 @@ func pythonTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Problem
 	if out := t.OutputSchema; out != nil {
 		retDesc, _ = out.GetString("description")
 		ret = g.typ(withoutKey(out, "description"), camel(name)+"Output", false)
+	} else if c := outputContent(t); c != "" {
+		// output.content: the result is an MCP content item of that type.
+		ret = "dict"
+		retDesc = "An MCP content item of type " + c + " (toolctl.image, toolctl.audio or toolctl.resource)."
 	}
 	var b strings.Builder
 	for _, c := range g.classes {

@@ -43,6 +43,18 @@ func typeScriptTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Pro
 	out := "unknown"
 	if t.OutputSchema != nil {
 		out = tsType(withoutKey(t.OutputSchema, "description"), "")
+	} else if c := outputContent(t); c != "" {
+		// output.content: the result is an MCP content item of that type.
+		kind, sub, _ := strings.Cut(c, "/")
+		mime := "string"
+		if sub != "*" {
+			mime = tsString(c)
+		}
+		if kind == "image" || kind == "audio" {
+			out = "{ type: " + tsString(kind) + "; data: string; mimeType: " + mime + " }"
+		} else {
+			out = "{ type: \"resource\"; resource: { uri: string; mimeType: " + mime + "; text?: string; blob?: string } }"
+		}
 	}
 	if d, ok := mapGetString(t.OutputSchema, "description"); ok && strings.TrimSpace(d) != "" {
 		b.WriteString(tsJSDoc([]string{strings.TrimSpace(d)}, ""))

@@ -51,6 +51,9 @@ type ServerOptions struct {
 	// --from-server; scan --server, lint --against-server, an entry's
 	// server).
 	Flag string
+	// URLFlag names the option URL came from in errors ("" is
+	// --from-url; scan --url, lint --against-url, an entry's server).
+	URLFlag string
 }
 
 // maxPages stops a server whose pagination never ends.
@@ -183,7 +186,7 @@ func (c *liveConn) connect(ctx context.Context) error {
 	var transport mcp.Transport
 	if c.opts.URL != "" {
 		if !mcpclient.IsHTTPURL(c.opts.URL) {
-			return fmt.Errorf("--from-url %q: expected an http:// or https:// URL of a Streamable HTTP endpoint (for a command, use --from-server)", c.opts.URL)
+			return fmt.Errorf("%s %q: expected an http:// or https:// URL of a Streamable HTTP endpoint (for a command, use %s)", c.urlFlag(), c.opts.URL, c.flag())
 		}
 		c.headers = http.Header{}
 		for _, h := range c.opts.Headers {
@@ -209,12 +212,9 @@ func (c *liveConn) connect(ctx context.Context) error {
 		transport = &mcp.StreamableClientTransport{Endpoint: c.opts.URL, HTTPClient: hc, DisableStandaloneSSE: true}
 	} else {
 		if len(c.opts.Headers) > 0 {
-			return errors.New("--header applies to --from-url only; a stdio server takes its settings from its command line or environment")
+			return fmt.Errorf("--header applies to %s only; a stdio server takes its settings from its command line or environment", c.urlFlag())
 		}
-		flag := c.opts.Flag
-		if flag == "" {
-			flag = "--from-server"
-		}
+		flag := c.flag()
 		argv, err := mcpclient.SplitCommandLine(c.opts.Command)
 		if err != nil {
 			return fmt.Errorf("%s: %v; fix the quoting", flag, err)
@@ -231,11 +231,7 @@ func (c *liveConn) connect(ctx context.Context) error {
 		proc, err := mcpclient.Start(ctx, argv, c.opts.Dir, c.opts.Stderr, 0)
 		if err != nil {
 			if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
-				where := "in PATH"
-				if strings.ContainsRune(argv[0], '/') {
-					where = "at that path"
-				}
-				return fmt.Errorf("%s: command %q not found %s; install it or fix the command line", flag, argv[0], where)
+				return mcpclient.FlagError(err, flag)
 			}
 			return fmt.Errorf("%s: cannot start %q: %v", flag, argv[0], errors.Unwrap(err))
 		}
@@ -300,6 +296,22 @@ func (c *liveConn) close() {
 // fail explains a failed request: a timeout, an HTTP status, an
 // unreachable URL, a JSON-RPC error, a server that exited, a server that
 // sent too much.
+// flag names the option the server's command line came from.
+func (c *liveConn) flag() string {
+	if c.opts.Flag == "" {
+		return "--from-server"
+	}
+	return c.opts.Flag
+}
+
+// urlFlag names the option the server's URL came from.
+func (c *liveConn) urlFlag() string {
+	if c.opts.URLFlag == "" {
+		return "--from-url"
+	}
+	return c.opts.URLFlag
+}
+
 func (c *liveConn) fail(ctx context.Context, what string, err error) error {
 	if err := c.wire.tooMuch(c.name()); err != nil {
 		return err
@@ -336,6 +348,10 @@ func (c *liveConn) fail(ctx context.Context, what string, err error) error {
 	}
 	if c.proc != nil {
 		if e := c.proc.ExitError(what, err); e != nil {
+			if e.Start != nil {
+				// the guard, not exec, found the program missing
+				return mcpclient.FlagError(e, c.flag())
+			}
 			// with the kind the mcp executor gives this failure, as
 			// import has always printed it
 			return fmt.Errorf("ToolExecutionError: %w", e)

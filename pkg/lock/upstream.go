@@ -110,7 +110,7 @@ func serverOf(e *spec.Entry) (string, importer.ServerOptions) {
 // Connect lists an upstream server's tools (this starts a stdio server).
 func Connect(ctx context.Context, u Upstream, getenv func(string) string, timeout time.Duration) (*importer.Result, error) {
 	opts := u.Options
-	opts.Getenv, opts.Timeout, opts.NoEntry, opts.Flag = getenv, timeout, true, "entry.server"
+	opts.Getenv, opts.Timeout, opts.NoEntry, opts.Flag, opts.URLFlag = getenv, timeout, true, "entry.server", "entry.server"
 	return importer.ImportServer(ctx, opts)
 }
 

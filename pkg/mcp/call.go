@@ -36,7 +36,28 @@ func (s *Server) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	if rep := sdkReporter(ctx, req); rep != nil {
 		ctx = run.WithReporter(ctx, rep)
 	}
+	var rt *roundTrip
+	if req.ProtocolVersion() >= resultTypeProtocol {
+		// The tool's requests to the client become input requests (mrtr.go).
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		var err error
+		rt, err = s.newRoundTrip(req.Params.Name, req.Params.Arguments, req.Params.RequestState, req.Params.InputResponses, cancel)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		ctx = run.WithAsker(cctx, rt)
+	} else if a := sdkAsker(req); a != nil {
+		ctx = run.WithAsker(ctx, a)
+	}
 	res, _, err := s.call(ctx, req.Params.Name, req.Params.Arguments, req.ProtocolVersion(), false)
+	if rt != nil {
+		if more, err := s.roundTripResult(rt, req.Params.Name, req.Params.Arguments); err != nil {
+			return errorResult(err.Error()), nil
+		} else if more != nil {
+			return more, nil
+		}
+	}
 	return res, err
 }
 

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -43,6 +44,29 @@ type fastCalls struct {
 	protocol string
 	running  map[jsonrpc.ID]context.CancelFunc // intercepted calls in flight
 	level    string                            // set by logging/setLevel; "" sends no log messages
+	// canSample and canElicit: the client declared the sampling and
+	// elicitation capabilities in initialize.
+	canSample, canElicit bool
+	asks                 pendingAsks // the calls' requests to the client
+}
+
+// asker sends a call's requests to the client on c, if it declared the
+// capability each needs (2025-06-18 client/sampling: "Clients that
+// support sampling MUST declare the sampling capability").
+func (f *fastCalls) asker(c *lineConn) run.Asker {
+	return askFunc(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		f.mu.Lock()
+		can := f.canSample
+		if method == run.MethodElicit {
+			can = f.canElicit
+		}
+		f.mu.Unlock()
+		if !can {
+			capability := map[string]string{run.MethodSample: "sampling", run.MethodElicit: "elicitation"}[method]
+			return nil, fmt.Errorf("the client did not declare the %s capability when it connected, so it cannot be sent %s", capability, method)
+		}
+		return f.asks.ask(ctx, c.writeRaw, method, params)
+	})
 }
 
 // logLevel is the lowest level of the log messages sent ("" for none).
@@ -76,7 +100,10 @@ type callParams struct {
 func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 	req, ok := m.(*jsonrpc.Request)
 	if !ok {
-		return false
+		// The client's answer to a call's request (ask.go); the SDK's
+		// own requests have other ids.
+		resp, isResp := m.(*jsonrpc.Response)
+		return isResp && f.asks.answer(resp)
 	}
 	switch req.Method {
 	case "tools/call":
@@ -117,6 +144,7 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 					_ = c.writeRaw(data)
 				}
 			}})
+			ctx = run.WithAsker(ctx, f.asker(c))
 		}
 		switch {
 		case t.local && onReader:
@@ -144,12 +172,18 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 		}
 		var p struct {
 			ProtocolVersion string `json:"protocolVersion"`
+			Capabilities    struct {
+				Sampling    json.RawMessage `json:"sampling"`
+				Elicitation json.RawMessage `json:"elicitation"`
+			} `json:"capabilities"`
 		}
 		err := json.Unmarshal(req.Params, &p)
 		f.mu.Lock()
 		if !f.initSeen {
 			// The SDK keeps the first initialize's params; a later one is refused.
 			f.initSeen, f.initID, f.protocol, f.initBad = true, req.ID, p.ProtocolVersion, err != nil
+			f.canSample = declared(p.Capabilities.Sampling)
+			f.canElicit = declared(p.Capabilities.Elicitation)
 		}
 		f.mu.Unlock()
 	case "notifications/initialized":
@@ -236,3 +270,6 @@ func callResponse(id jsonrpc.ID, res *sdk.CallToolResult, raw json.RawMessage, e
 }
 
 func (f *fastCalls) close() { f.cancel() }
+
+// declared tells whether a capability is declared: present and not null.
+func declared(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }

@@ -166,3 +166,98 @@ func notices(t *testing.T, dir, protocol, tool string) []string {
 	defer mu.Unlock()
 	return slices.Clone(got)
 }
+
+// TestServeForwardsUpstreamAsks: a tool with an mcp entry passes the
+// upstream server's requests to the client (sampling/createMessage,
+// elicitation/create, which an upstream toolctl serve's javascript tool
+// sends through ctx.sample and ctx.elicit) on to serve's own client and
+// the answers back, on each protocol revision (from 2026-07-28 on, as
+// multi round-trip requests between serve and its client).
+func TestServeForwardsUpstreamAsks(t *testing.T) {
+	dir := t.TempDir()
+	upstream := filepath.Join(dir, "upstream")
+	relay := filepath.Join(dir, "relay")
+	for _, d := range []string{upstream, relay} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(path, data string) {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(upstream, "asker.yaml"), `name: asker
+description: Asks the client's model and user. Use when testing forwarded requests.
+category: custom
+entry:
+  type: javascript
+  code: |
+    async function execute(input, ctx) {
+      const s = await ctx.sample("hi", { maxTokens: 5 });
+      const e = await ctx.elicit("Who are you?", { type: "object", properties: { username: { type: "string" } } });
+      return "model said " + s.content.text + "; user " + e.action + " " + e.content.username;
+    }
+`)
+	server, _ := json.Marshal([]string{os.Args[0], "serve", "--no-lint", upstream})
+	write(filepath.Join(relay, "relay.yaml"), fmt.Sprintf(`name: relay
+description: Calls asker upstream. Use when testing forwarded requests.
+category: custom
+input_schema: {type: object, properties: {}}
+entry:
+  type: mcp
+  server: %s
+  tool: asker
+`, server))
+	for _, protocol := range []string{"2025-06-18", ""} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			var mu sync.Mutex
+			var asked []string
+			client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1.0.0"}, &sdk.ClientOptions{
+				CreateMessageHandler: func(_ context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+					mu.Lock()
+					asked = append(asked, "sample")
+					mu.Unlock()
+					return &sdk.CreateMessageResult{Role: "assistant", Content: &sdk.TextContent{Text: "hello"}, Model: "m"}, nil
+				},
+				ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+					mu.Lock()
+					asked = append(asked, "elicit "+req.Params.Message)
+					mu.Unlock()
+					return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada"}}, nil
+				},
+			})
+			c := toolctl("serve", "--no-lint", relay)
+			stderr := &lockedBuffer{}
+			c.Stderr = stderr
+			stdin, _ := c.StdinPipe()
+			stdout, _ := c.StdoutPipe()
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				c.Process.Kill()
+				_ = c.Wait()
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: stdout, Writer: stdin}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
+			if err != nil {
+				t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "relay", Arguments: map[string]any{}})
+			if err != nil {
+				t.Fatalf("call: %v\nstderr:\n%s", err, stderr)
+			}
+			if want := "model said hello; user accept ada"; res.IsError || resultText(res) != want {
+				t.Errorf("result %v %q, want %q\nstderr:\n%s", res.IsError, resultText(res), want, stderr)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if strings.Join(asked, ",") != "sample,elicit Who are you?" {
+				t.Errorf("the client was asked %q", asked)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -108,6 +109,11 @@ func (s *Server) direct(w http.ResponseWriter, r *http.Request, id jsonrpc.ID, p
 	// (notify.go); a stateless request's log level is info, as the SDK's.
 	sw := &streamWriter{w: w}
 	ctx := run.WithReporter(r.Context(), &sender{token: token, level: func() string { return "info" }, send: sw.notify})
+	// Its requests to the client (ctx.sample, ctx.elicit) go on the same
+	// stream; the client POSTs the answers (checkRPC).
+	ctx = run.WithAsker(ctx, askFunc(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		return s.httpAsks.ask(ctx, sw.message, method, params)
+	}))
 	res, raw, err := s.call(ctx, *p.Name, p.Arguments, protocol, true)
 	body, err := encodeResponse(callResponse(id, res, raw, err))
 	if err != nil {

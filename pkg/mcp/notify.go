@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"sync"
 
@@ -131,14 +132,34 @@ func (s *streamWriter) notify(method string, params any) {
 	if s.done {
 		return
 	}
-	if !s.stream {
-		h := s.w.Header()
-		h["Cache-Control"] = cacheControl
-		h["Content-Type"] = []string{"text/event-stream"}
-		s.w.WriteHeader(http.StatusOK)
-		s.stream = true
-	}
+	s.start()
 	s.event(data)
+}
+
+// message writes one JSON-RPC message (a request to the client) as an
+// event, starting the stream if need be; an error once the response is
+// written.
+func (s *streamWriter) message(data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return errors.New("the call's response was written")
+	}
+	s.start()
+	s.event(data)
+	return nil
+}
+
+// start starts the event stream; s.mu is held.
+func (s *streamWriter) start() {
+	if s.stream {
+		return
+	}
+	h := s.w.Header()
+	h["Cache-Control"] = cacheControl
+	h["Content-Type"] = []string{"text/event-stream"}
+	s.w.WriteHeader(http.StatusOK)
+	s.stream = true
 }
 
 // event writes one SSE event and flushes it; s.mu is held.
@@ -168,10 +189,18 @@ func (s *streamWriter) finish(body []byte) {
 	_, _ = s.w.Write(body)
 }
 
+// isCall tells whether req is a tools/call request: one the direct path
+// leaves to the SDK is answered with an event stream, which carries what
+// the tool reports while it runs (a JSON response has nowhere to put it).
+func isCall(req *jsonrpc.Request) bool {
+	return req.Method == "tools/call" && req.IsCall()
+}
+
 // wantsProgress tells whether req is a tools/call whose _meta holds a
-// progressToken.
+// progressToken. With httpSDKOnly (tests comparing the direct path with
+// the SDK's JSON answers) only those calls get the event stream.
 func wantsProgress(req *jsonrpc.Request) bool {
-	if req.Method != "tools/call" || !req.IsCall() {
+	if !isCall(req) {
 		return false
 	}
 	var p struct {

@@ -120,6 +120,12 @@ func TestHTTPNotificationsStream(t *testing.T) {
 	if ct != "text/event-stream" || !strings.Contains(body, wantInfo) || !strings.Contains(body, wantProgress1) || !strings.Contains(body, wantProgress2) || !strings.Contains(body, doneResult) {
 		t.Errorf("SDK path with a progress token: %s\n%s", ct, body)
 	}
+	// Left to the SDK without a progress token: the log messages still
+	// come, on an event stream (a JSON response dropped them).
+	ct, body = post(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"reporter","arguments":{},"_meta":{"trace":"t"}}}`)
+	if ct != "text/event-stream" || !strings.Contains(body, wantInfo) || strings.Contains(body, "notifications/progress") || !strings.Contains(body, doneResult) {
+		t.Errorf("SDK path without a progress token: %s\n%s", ct, body)
+	}
 	ct, body = post(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"picture","arguments":{}}}`)
 	if wantBody := `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"a pixel"},{"type":"image","data":"AAAA","mimeType":"image/png"}]}}`; ct != "application/json" || body != wantBody {
 		t.Errorf("content result: %s %s\nwant %s", ct, body, wantBody)

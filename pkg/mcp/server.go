@@ -101,8 +101,15 @@ type Server struct {
 	// (tests compare the two).
 	httpSDKOnly bool
 	// httpStream is the SDK's handler that answers with event streams,
-	// for the calls with a progressToken the direct path does not take.
+	// for the tools/call requests the direct path does not take.
 	httpStream http.Handler
+	// httpAsks are the HTTP direct path's requests to clients waiting
+	// for the POST of their answer (ask.go).
+	httpAsks pendingAsks
+	// stateKeyBytes signs the request states of multi round-trip calls
+	// (mrtr.go), made on first use.
+	stateKeyOnce  sync.Once
+	stateKeyBytes []byte
 	// stop cancels every run still going when the grace period ends.
 	stop     context.Context
 	stopRuns context.CancelFunc

@@ -3,12 +3,14 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -224,9 +226,9 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 		PropagateRequestCancellation: true,
 		MaxRequestBodyBytes:          opts.MaxRequestBytes,
 	})
-	// A tools/call with a progressToken that the direct path leaves to the
-	// SDK is answered with an event stream, which carries its progress (a
-	// JSON response has nowhere to put it; notify.go).
+	// A tools/call that the direct path leaves to the SDK is answered with
+	// an event stream, which carries its progress and log messages (a JSON
+	// response has nowhere to put them; notify.go).
 	s.httpStream = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
 		Stateless:                    true,
 		PropagateRequestCancellation: true,
@@ -356,6 +358,10 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 			return
 		}
 		p := parseBody(bb.data)
+		if len(p.errors) == 0 && s.answered(r, p.msgs) {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
 		if len(p.errors) > 0 {
 			body := p.errors[0]
 			if p.batch {
@@ -368,7 +374,7 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.directCall(w, r, req) {
 				return
 			}
-			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.httpStream != nil && wantsProgress(req) {
+			if req, ok := p.msgs[0].(*jsonrpc.Request); ok && s.httpStream != nil && s.streamed(req) {
 				withRequest(s.httpStream).ServeHTTP(w, r)
 				return
 			}
@@ -396,6 +402,54 @@ func (s *Server) checkRPC(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// answered hands the client's responses in msgs to the calls' requests
+// waiting for them (ask.go); true when msgs are all responses to such
+// requests (answered 202, as the transport has a server accept them). The
+// POST passes the same Origin and Host checks as a call.
+func (s *Server) answered(r *http.Request, msgs []jsonrpc.Message) bool {
+	if len(msgs) == 0 || !hostAllowed(r) {
+		return false
+	}
+	for _, m := range msgs {
+		resp, ok := m.(*jsonrpc.Response)
+		if !ok {
+			return false
+		}
+		if key, ok := resp.ID.Raw().(string); !ok || !strings.HasPrefix(key, askIDPrefix) {
+			return false
+		}
+	}
+	// A late answer (the call ended) is accepted and dropped.
+	for _, m := range msgs {
+		s.httpAsks.answer(m.(*jsonrpc.Response))
+	}
+	return true
+}
+
+// streamed tells whether the SDK answers req, a request the direct path
+// did not take, with an event stream: a tools/call of a served tool (an
+// unknown tool's error has nothing to stream). With httpSDKOnly (tests
+// comparing the direct path with the SDK's JSON answers) only a call
+// with a progressToken is.
+func (s *Server) streamed(req *jsonrpc.Request) bool {
+	if !isCall(req) {
+		return false
+	}
+	if s.httpSDKOnly {
+		return wantsProgress(req)
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(req.Params, &p) != nil {
+		return false
+	}
+	s.mu.RLock()
+	_, ours := s.tools[p.Name]
+	s.mu.RUnlock()
+	return ours
 }
 
 // isJSONType tells application/json (with parameters) from other types,

@@ -43,10 +43,42 @@ type Server struct {
 type StartError struct {
 	msg string
 	Err error
+	// notFound: the program was not found; where says where it was
+	// looked for ("in PATH", "at that path").
+	prog, where string
+	notFound    bool
 }
 
 func (e *StartError) Error() string { return e.msg }
 func (e *StartError) Unwrap() error { return e.Err }
+
+// ForFlag is the error for a server whose command line came from the
+// command-line flag flag (--server, --from-server, --against-server): a
+// program not found names the flag and says to fix its command line, not
+// entry.server (what a tool file's server is). Other errors are prefixed
+// with the flag.
+func (e *StartError) ForFlag(flag string) error {
+	if e.notFound {
+		return fmt.Errorf("%s: command %q not found %s; install it or fix the command line", flag, e.prog, e.where)
+	}
+	return fmt.Errorf("%s: %w", flag, e)
+}
+
+// FlagError is err, a failure to start or reach a server given with the
+// command-line flag flag, in the flag's words: a *StartError, or an
+// *ExitError of a program that could not start, as StartError.ForFlag
+// says it; any other error as it is.
+func FlagError(err error, flag string) error {
+	var se *StartError
+	var xe *ExitError
+	switch {
+	case errors.As(err, &xe) && xe.Start != nil:
+		return xe.Start.ForFlag(flag)
+	case errors.As(err, &se):
+		return se.ForFlag(flag)
+	}
+	return err
+}
 
 // Start starts argv in dir (the current directory when empty), guarded
 // (proc.Prepare): when ctx ends, or on Stop, it is killed with every
@@ -125,7 +157,8 @@ func startError(prog, dir string, err error) *StartError {
 		if strings.ContainsRune(prog, '/') || strings.ContainsRune(prog, os.PathSeparator) {
 			where = "at that path"
 		}
-		return &StartError{msg: fmt.Sprintf("cannot start the MCP server: command %q not found %s; install it or fix entry.server", prog, where), Err: err}
+		return &StartError{msg: fmt.Sprintf("cannot start the MCP server: command %q not found %s; install it or fix entry.server", prog, where), Err: err,
+			prog: prog, where: where, notFound: true}
 	}
 	if dir != "" {
 		if _, serr := os.Stat(dir); serr != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -152,7 +153,7 @@ func (x commandExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	// The caller's working directory, as for python: paths an agent passes
 	// are relative to where it runs, not to the tools directory. The
 	// program itself, when given with a slash, is found next to the file.
-	p := runProc(c, cmd, stdin, argv[0], c.memoryLimit(x))
+	p := runProc(ctx, c, cmd, stdin, argv[0], c.memoryLimit(x), "")
 	if p.MemoryExceeded {
 		return nil, memoryError(c, argv[0], p.Peak)
 	}
@@ -330,12 +331,39 @@ type procRun struct {
 // stderr streamed to the call and kept as a tail, guarded (proc.Prepare): no
 // process it starts outlives the call, and the call's memory limit
 // applies to all of them.
-func runProc(c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64) *procRun {
-	cmd.Stdin = bytes.NewReader(stdin)
+//
+// With a nonce, stdin stays open after the input, which is written as
+// one line: the process may ask the client (a "##toolctl" line on stderr
+// with "ask" and the nonce) and gets each answer as a line on stdin
+// (python's ctx.sample and ctx.elicit).
+func runProc(ctx context.Context, c *Call, cmd *exec.Cmd, stdin []byte, name string, memory int64, nonce string) *procRun {
 	p := &procRun{stdout: &procBuffer{max: procMaxOutput}, stderr: proc.NewTail(c.Stderr)}
 	// Notice lines (progress, log messages) are taken out of stderr
 	// before it reaches the call's stderr and the tail kept for messages.
 	notices := newNoticeFilter(c, p.stderr)
+	if nonce != "" {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			p.err = err
+			return p
+		}
+		actx, cancel := context.WithCancel(ctx)
+		ap := &askPipe{c: c, ctx: actx, w: pw, nonce: nonce}
+		ap.mu.Lock() // the input goes first
+		go func() {
+			defer ap.mu.Unlock()
+			_, _ = pw.Write(append(stdin, '\n'))
+		}()
+		defer func() {
+			cancel()
+			_ = pw.Close()
+		}()
+		cmd.Stdin = pr
+		defer pr.Close()
+		notices.answers = ap
+	} else {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	cmd.Stdout, cmd.Stderr = p.stdout, notices
 	g, err := proc.Prepare(cmd, memory)
 	if err != nil {

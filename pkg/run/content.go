@@ -139,6 +139,9 @@ func checkContentItem(raw json.RawMessage) string {
 		if c.MIMEType == "" {
 			return fmt.Sprintf(`(%s) has no "mimeType" (e.g. %s)`, c.Type, map[string]string{"image": "image/png", "audio": "audio/wav"}[c.Type])
 		}
+		if !mediaTypeOf(c.MIMEType, c.Type) {
+			return fmt.Sprintf(`(%s) has mimeType %q; an %s item needs an %s/* type (e.g. %s)`, c.Type, c.MIMEType, c.Type, c.Type, map[string]string{"image": "image/png", "audio": "audio/wav"}[c.Type])
+		}
 		if !validBase64(*c.Data) {
 			return fmt.Sprintf(`(%s) has "data" that is not base64`, c.Type)
 		}
@@ -173,6 +176,22 @@ func checkContentItem(raw json.RawMessage) string {
 		return fmt.Sprintf("has type %q; use text, image, audio, resource or resource_link", c.Type)
 	}
 	return ""
+}
+
+// mediaTypeOf tells whether mimeType is a media type of the top-level
+// type kind ("image" or "audio"), as the MCP schema asks of ImageContent
+// and AudioContent: image/png, IMAGE/SVG+XML; charset=utf-8, not
+// text/html, image or image/. Every item a tool makes (the JavaScript and
+// Python helpers, a result envelope) is checked here; the items toolctl
+// makes itself (stdout sniffed, an http Content-Type, output.content)
+// are of the kind by construction.
+func mediaTypeOf(mimeType, kind string) bool {
+	mt, _, err := mimeParse(mimeType)
+	if err != nil {
+		return false
+	}
+	k, sub, _ := strings.Cut(mt, "/")
+	return k == kind && sub != ""
 }
 
 // validBase64 tells whether s is standard base64 with padding, as MCP

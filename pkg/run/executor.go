@@ -92,6 +92,9 @@ type Call struct {
 	// notices takes what the tool reports while it runs (progress, log
 	// messages) to the Reporter of Run's context; nil drops it.
 	notices *notices
+	// asks takes the tool's requests to the client (sampling,
+	// elicitation) to the Asker of Run's context; nil has none.
+	asks *asks
 }
 
 // memoryLimit is the limit executor x enforces for this call, 0 for none.

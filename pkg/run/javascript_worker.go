@@ -281,6 +281,22 @@ func jsCallWorker(ctx context.Context, c *Call, src, name string) (any, error) {
 			if jsNotice(c, l.b) {
 				continue
 			}
+			if ask, ok := jsAsk(l.b); ok {
+				// The worker waits for the answer; the call's end (the
+				// timeout, a cancellation) ends the wait with an error.
+				var a jsvm.Answer
+				if res, err := c.ask(ctx, ask.Method, ask.Params); err != nil {
+					a.Error = err.Error()
+				} else {
+					a.Result = res
+				}
+				line, _ := json.Marshal(a)
+				if _, err := w.stdin.Write(append(line, '\n')); err != nil {
+					w.kill()
+					return nil, Wrap(ToolExecutionError, err, "cannot answer the JavaScript worker: "+err.Error())
+				}
+				continue
+			}
 			if log, ok := jsLog(l.b); ok {
 				if c.Stderr != nil {
 					_, _ = io.WriteString(c.Stderr, log+"\n")
@@ -339,6 +355,20 @@ func jsNotice(c *Call, b []byte) bool {
 		c.log(LogMessage{Level: n.Log, Data: logData(n.Message, n.Data)})
 	}
 	return true
+}
+
+// jsAsk decodes a request to the client (ctx.sample, ctx.elicit).
+func jsAsk(b []byte) (jsvm.Ask, bool) {
+	if !bytes.HasPrefix(b, []byte(`{"ask":`)) {
+		return jsvm.Ask{}, false
+	}
+	var m struct {
+		Ask jsvm.Ask `json:"ask"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return jsvm.Ask{}, false
+	}
+	return m.Ask, true
 }
 
 // jsLog decodes a console line.

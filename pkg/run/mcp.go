@@ -224,12 +224,25 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	}
 
 	copts := &mcp.ClientOptions{
-		// toolctl offers no roots, sampling or elicitation.
+		// toolctl offers no roots; sampling and elicitation only when the
+		// call has a client of its own to pass them on to.
 		Capabilities: &mcp.ClientCapabilities{},
 	}
 	if fwd != nil {
 		copts.ProgressNotificationHandler = fwd.progress
 		copts.LoggingMessageHandler = fwd.log
+	}
+	if c.asks != nil {
+		copts.Capabilities.Sampling = &mcp.SamplingCapabilities{}
+		copts.Capabilities.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
+		copts.CreateMessageWithToolsHandler = func(ctx context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
+			var res mcp.CreateMessageWithToolsResult
+			return &res, c.passAsk(ctx, MethodSample, req.Params, &res)
+		}
+		copts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			var res mcp.ElicitResult
+			return &res, c.passAsk(ctx, MethodElicit, req.Params, &res)
+		}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl", Version: toolctlVersion()}, copts)
 	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
@@ -675,4 +688,26 @@ func listedTool(ctx context.Context, session *mcp.ClientSession, name string) ([
 		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
 	}
 	return nil, nil
+}
+
+// passAsk passes a request of an mcp entry's server to the call's own
+// client (run.Asker) and decodes the answer into res; the client's error
+// goes back to the server as a JSON-RPC error.
+func (c *Call) passAsk(ctx context.Context, method string, params, res any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	answer, err := c.ask(ctx, method, raw)
+	if err != nil {
+		var ae *AskError
+		if errors.As(err, &ae) {
+			return &jsonrpc.Error{Code: ae.Code, Message: ae.Message}
+		}
+		return err
+	}
+	if err := json.Unmarshal(answer, res); err != nil {
+		return fmt.Errorf("the client's answer to %s does not fit the MCP schema: %v", method, err)
+	}
+	return nil
 }

@@ -3,11 +3,15 @@ package run
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -168,7 +172,14 @@ type noticeFilter struct {
 	next io.Writer
 	held []byte // the start of a line that may be a notice
 	pass bool   // the rest of the current line passes through
+	// answers takes the requests to the client ("ask") and writes the
+	// answers back; nil: such lines are not notices.
+	answers *askPipe
 }
+
+// maxNoticeLine bounds a notice line held back: a request to the client
+// may be as large as its params may be.
+const maxNoticeLine = maxAskParams + 64<<10
 
 func newNoticeFilter(c *Call, next io.Writer) *noticeFilter {
 	return &noticeFilter{c: c, next: next}
@@ -196,7 +207,7 @@ func (f *noticeFilter) Write(p []byte) (int, error) {
 		p = p[len(chunk):]
 		line := f.held
 		maybe := bytes.HasPrefix(line, []byte(NoticePrefix)) || bytes.HasPrefix([]byte(NoticePrefix), bytes.TrimSuffix(line, []byte("\n")))
-		if !maybe || len(line) > maxNoticeSize {
+		if !maybe || len(line) > maxNoticeLine {
 			_, _ = f.next.Write(line)
 			f.held = f.held[:0]
 			f.pass = i < 0
@@ -221,6 +232,43 @@ func (f *noticeFilter) Flush() {
 	}
 }
 
+// askPipe answers a process's requests to the client on its stdin, one
+// line each, in order.
+type askPipe struct {
+	c     *Call
+	ctx   context.Context // ends when the process is gone
+	mu    sync.Mutex
+	w     io.Writer
+	nonce string // in every request of the process's own: a line the tool prints cannot be one
+}
+
+// askNonce is a fresh unguessable nonce for a process's requests.
+func askNonce() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (a *askPipe) answer(method string, params json.RawMessage) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var ans struct {
+		Result json.RawMessage `json:"result,omitempty"`
+		Error  string          `json:"error,omitempty"`
+	}
+	res, err := a.c.ask(a.ctx, method, params)
+	if err != nil {
+		ans.Error = err.Error()
+	} else {
+		ans.Result = res
+	}
+	line, err := json.Marshal(ans)
+	if err != nil {
+		line, _ = json.Marshal(map[string]string{"error": "the client's answer is not JSON"})
+	}
+	_, _ = a.w.Write(append(line, '\n'))
+}
+
 // notice reports one notice line's JSON; false when it is not one.
 func (f *noticeFilter) notice(line []byte) bool {
 	if len(line) == 0 || line[0] != '{' {
@@ -233,11 +281,23 @@ func (f *noticeFilter) notice(line []byte) bool {
 		Log      string   `json:"log"`
 		Logger   string   `json:"logger"`
 		Data     any      `json:"data"`
+		Nonce    string   `json:"nonce"`
+		Ask      *struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		} `json:"ask"`
 	}
 	if decodeExact(line, &m) != nil {
 		return false
 	}
+	// A process with a nonce (python's runner) marks its own notices with
+	// it: a line the tool prints, text from its input say, is plain stderr.
+	if f.answers != nil && subtle.ConstantTimeCompare([]byte(m.Nonce), []byte(f.answers.nonce)) != 1 {
+		return false
+	}
 	switch {
+	case m.Ask != nil && f.answers != nil:
+		go f.answers.answer(m.Ask.Method, m.Ask.Params)
 	case m.Progress != nil:
 		f.c.progress(Progress{Progress: *m.Progress, Total: m.Total, Message: m.Message})
 	case m.Log != "":

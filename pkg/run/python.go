@@ -181,11 +181,12 @@ func (pythonExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	if err != nil {
 		return nil, Wrap(ToolExecutionError, err, "cannot encode the input as JSON: "+err.Error())
 	}
-	cmd := exec.CommandContext(ctx, s.prog, "-c", pythonRunner, s.path, s.module, s.function, pythonDeclared(c))
+	nonce := askNonce()
+	cmd := exec.CommandContext(ctx, s.prog, "-c", pythonRunner, s.path, s.module, s.function, pythonDeclared(c), nonce)
 	// The working directory stays the caller's: paths the agent passes are
 	// relative to it; imports use entry.path, not the working directory.
 	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8")
-	p := runProc(c, cmd, stdin, s.interp, c.memoryLimit(pythonExecutor{}))
+	p := runProc(ctx, c, cmd, stdin, s.interp, c.memoryLimit(pythonExecutor{}), nonce)
 	if p.MemoryExceeded {
 		return nil, memoryError(c, fmt.Sprintf("%s.%s", s.module, s.function), p.Peak)
 	}

@@ -188,6 +188,8 @@ def _error(message):
 
 
 def _notice(doc):
+    if _ASK_NONCE:
+        doc = dict(doc, nonce=_ASK_NONCE)
     line = "##toolctl " + _encode(doc) + "\n"
     try:
         sys.stderr.flush()
@@ -237,6 +239,83 @@ class Context(object):
     def error(self, message, data=None):
         self.log("error", message, data)
 
+    def sample(self, prompt, max_tokens=1000, system_prompt=None, temperature=None, stop_sequences=None,
+               model_preferences=None, include_context=None, metadata=None):
+        """Ask the client's model for a completion (MCP sampling/createMessage).
+
+        prompt is the user message's text, a list of messages, or the
+        request's whole params (a dict with "messages"). Returns the
+        client's result: {"role", "content": {"type": "text", "text"}, "model", "stopReason"}.
+        """
+        if isinstance(prompt, dict):
+            params = dict(prompt)
+        elif isinstance(prompt, (list, tuple)):
+            params = {"messages": list(prompt)}
+        elif isinstance(prompt, str):
+            params = {"messages": [{"role": "user", "content": {"type": "text", "text": prompt}}]}
+        else:
+            raise TypeError("ctx.sample: prompt must be a string, a list of messages or a dict of params, not " + type(prompt).__name__)
+        params.setdefault("maxTokens", max_tokens)
+        for k, v in (("systemPrompt", system_prompt), ("temperature", temperature), ("stopSequences", stop_sequences),
+                     ("modelPreferences", model_preferences), ("includeContext", include_context), ("metadata", metadata)):
+            if v is not None:
+                params[k] = v
+        return _ask("sampling/createMessage", params)
+
+    def elicit(self, message, schema=None):
+        """Ask the client's user for input (MCP elicitation/create).
+
+        schema is the requestedSchema: an object schema of flat properties.
+        Returns {"action": "accept" | "decline" | "cancel", "content": {...}}.
+        """
+        if isinstance(message, dict) and schema is None:
+            params = dict(message)
+        else:
+            params = {"message": str(message)}
+            if schema is not None:
+                params["requestedSchema"] = schema
+        params.setdefault("requestedSchema", {"type": "object", "properties": {}})
+        return _ask("elicitation/create", params)
+
+
+class AskError(Exception):
+    """The client could not be asked, or answered ctx.sample/ctx.elicit with an error."""
+
+
+class _Answer(dict):
+    # The client's answer: a dict, which async tools may also await
+    # (await ctx.sample(...)), as FastMCP's ctx methods are awaited.
+    def __await__(self):
+        if False:
+            yield
+        return self
+
+
+_ANSWERS = None
+_ASK_LOCK = None
+_ASK_NONCE = None
+_MAX_ASK = 1 << 20  # bytes of a request's params, as toolctl bounds them
+
+
+def _ask(method, params):
+    # The request goes out as a "##toolctl" line on stderr; toolctl writes
+    # the answer as one line on the private copy of stdin.
+    if _ANSWERS is None or not _ASK_NONCE:
+        raise AskError("there is no MCP client to ask")
+    encoded = _encode(params)
+    if len(encoded) > _MAX_ASK:
+        raise AskError("the %s request is %d bytes, more than the %d a request to the client may have" % (method, len(encoded), _MAX_ASK))
+    with _ASK_LOCK:
+        _notice({"ask": {"method": method, "params": json.loads(encoded)}})
+        line = _ANSWERS.readline()
+    if not line:
+        raise AskError("no answer from toolctl to " + method)
+    answer = json.loads(line.decode("utf-8"))
+    if "error" in answer:
+        raise AskError(answer["error"])
+    result = answer.get("result")
+    return _Answer(result) if isinstance(result, dict) else result
+
 
 def _install_module():
     import types
@@ -252,6 +331,7 @@ def _install_module():
         ("result", _result),
         ("error", _error),
         ("ToolError", ToolError),
+        ("AskError", AskError),
         ("Context", Context),
     ):
         setattr(m, name, v)
@@ -335,7 +415,22 @@ def _main():
     try:
         path, module_name, func_name = sys.argv[1:4]
         declared = json.loads(sys.argv[4]) if len(sys.argv) > 4 else []
-        data = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+        # The nonce marks this runner's requests to the client: a line the
+        # tool prints (say, text from its input) cannot pass for one.
+        global _ASK_NONCE
+        _ASK_NONCE = sys.argv[5] if len(sys.argv) > 5 else None
+        # The input is the first line of stdin; the rest carries toolctl's
+        # answers to ctx.sample/ctx.elicit, on a copy the tool and its
+        # children cannot read (not inheritable, PEP 446; fd 0 is /dev/null).
+        global _ANSWERS, _ASK_LOCK
+        import threading
+
+        data = json.loads(sys.stdin.buffer.readline().decode("utf-8"))
+        _ANSWERS = os.fdopen(os.dup(0), "rb")
+        _ASK_LOCK = threading.Lock()
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
         sys.stdin = open(os.devnull)
         # -c puts the current directory first on sys.path: only the tool's
         # path should decide what the module name means.

@@ -281,6 +281,9 @@ func (r *Runner) Run(ctx context.Context, t *spec.Tool, input map[string]any) (*
 	if rep := reporterFrom(ctx); rep != nil {
 		c.notices = &notices{to: rep, secrets: c.Secrets}
 	}
+	if a := askerFrom(ctx); a != nil {
+		c.asks = &asks{to: a, secrets: c.Secrets}
+	}
 	p := r.PolicyFor(t)
 	c.Timeout = p.Timeout
 	c.Memory, c.MemoryFrom = p.Memory, p.MemoryFrom

@@ -329,14 +329,20 @@ type fileExample struct {
 }
 
 type fileExpect struct {
-	Match     string           `json:"match,omitempty" jsonschema:"enum=subset,enum=exact,enum=types,default=subset" jsonschema_description:"subset: every key of an expected object must be in the result with a matching value; exact: the result equals expected; types: as subset, values compared by JSON type only (illustrative values)."`
-	Tolerance float64          `json:"tolerance,omitempty" jsonschema:"minimum=0" jsonschema_description:"Numbers match when they differ by at most this much (default 0: exactly)."`
-	Contains  string           `json:"contains,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must contain this substring."`
-	Pattern   string           `json:"pattern,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must match this regular expression (RE2)."`
-	Schema    map[string]any   `json:"schema,omitempty" jsonschema_description:"A JSON Schema the result must conform to, beside the tool's output schema."`
-	Error     *fileExpectError `json:"error,omitempty" jsonschema_description:"The call must fail, and how: a negative example."`
-	Content   []map[string]any `json:"content,omitempty" jsonschema_description:"The result's MCP content items, element by element (as many items), each a subset match, e.g. [{type: image, mimeType: image/png}]; data or resource.blob may be sha256:HEX, the SHA-256 of the decoded bytes. A plain value counts as one text item."`
-	IsError   *bool            `json:"isError,omitempty" jsonschema_description:"true: the tool must answer with an isError result (a failure the model sees), whose content the other fields check; false: it must not."`
+	Match     string            `json:"match,omitempty" jsonschema:"enum=subset,enum=exact,enum=types,default=subset" jsonschema_description:"subset: every key of an expected object must be in the result with a matching value; exact: the result equals expected; types: as subset, values compared by JSON type only (illustrative values)."`
+	Tolerance float64           `json:"tolerance,omitempty" jsonschema:"minimum=0" jsonschema_description:"Numbers match when they differ by at most this much (default 0: exactly)."`
+	Contains  string            `json:"contains,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must contain this substring."`
+	Pattern   string            `json:"pattern,omitempty" jsonschema_description:"The result (as text, or as JSON when it is not a string) must match this regular expression (RE2)."`
+	Schema    map[string]any    `json:"schema,omitempty" jsonschema_description:"A JSON Schema the result must conform to, beside the tool's output schema."`
+	Error     *fileExpectError  `json:"error,omitempty" jsonschema_description:"The call must fail, and how: a negative example."`
+	Content   []map[string]any  `json:"content,omitempty" jsonschema_description:"The result's MCP content items, element by element (as many items), each a subset match, e.g. [{type: image, mimeType: image/png}]; data or resource.blob may be sha256:HEX, the SHA-256 of the decoded bytes. A plain value counts as one text item."`
+	IsError   *bool             `json:"isError,omitempty" jsonschema_description:"true: the tool must answer with an isError result (a failure the model sees), whose content the other fields check; false: it must not."`
+	Client    *fileExpectClient `json:"client,omitempty" jsonschema_description:"How the MCP client answers the tool's requests (ctx.sample, ctx.elicit) during the call, in order; the tool must make exactly as many."`
+}
+
+type fileExpectClient struct {
+	Sampling    []map[string]any `json:"sampling,omitempty" jsonschema_description:"The answers to sampling/createMessage, in order, e.g. {role: assistant, content: {type: text, text: ...}, model: test}."`
+	Elicitation []map[string]any `json:"elicitation,omitempty" jsonschema_description:"The answers to elicitation/create, in order, e.g. {action: accept, content: {name: Ada}}."`
 }
 
 type fileExpectError struct {

@@ -289,38 +289,72 @@ func WalkDir(root string, fn fs.WalkDirFunc) error {
 const CassetteSuffix = ".cassette.yaml"
 
 // Collect expands paths into the list of tool files to read, sorted and
-// without duplicates.
+// without duplicates: a file reached through two spellings of a path
+// (tools and tools/, ./tools, its absolute path, a symbolic link to the
+// directory) or through a directory and as a file is read once, under
+// the first spelling.
 func Collect(paths []string) ([]string, error) {
-	var files []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		clean := filepath.Clean(p)
-		if !seen[clean] {
-			seen[clean] = true
-			files = append(files, clean)
+	files, _, err := collect(paths)
+	return files, err
+}
+
+// Roots is paths without those that add nothing to what Collect finds
+// through the others: a second spelling of a path given before, or a file
+// that a directory in paths holds (as Collect walks it). The rest keep
+// their order and spelling. A directory without tool files is kept.
+func Roots(paths []string) ([]string, error) {
+	_, roots, err := collect(paths)
+	return roots, err
+}
+
+func collect(paths []string) (files, roots []string, err error) {
+	seen := map[string]bool{}   // the keys of the files added
+	walked := map[string]bool{} // the keys of the files directories hold
+	given := map[string]bool{}  // the keys of the roots
+	type keptRoot struct {
+		i     int    // in paths
+		key   string // the file's key or the directory's real path
+		isDir bool
+	}
+	var kept []keptRoot
+	add := func(p, key string) {
+		if !seen[key] {
+			seen[key] = true
+			files = append(files, filepath.Clean(p))
 		}
 	}
-	for _, root := range paths {
+	for i, root := range paths {
 		info, err := os.Stat(root)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, &PathError{root, errors.New("no such file or directory")}
+				return nil, nil, &PathError{root, errors.New("no such file or directory")}
 			}
-			return nil, &PathError{root, err}
+			return nil, nil, &PathError{root, err}
 		}
 		if !info.IsDir() {
 			if !info.Mode().IsRegular() {
-				return nil, &PathError{root, fmt.Errorf("%v: toolctl reads tool files only from regular files (a symbolic link to one is fine) and directories", &NotRegularError{info.Mode()})}
+				return nil, nil, &PathError{root, fmt.Errorf("%v: toolctl reads tool files only from regular files (a symbolic link to one is fine) and directories", &NotRegularError{info.Mode()})}
 			}
 			if !IsToolFile(root) {
-				return nil, &PathError{root, fmt.Errorf("not a tool file: toolctl reads .yaml, .yml and .json")}
+				return nil, nil, &PathError{root, fmt.Errorf("not a tool file: toolctl reads .yaml, .yml and .json")}
 			}
 			if what := notToolPath(root); what != "" {
-				return nil, &PathError{root, fmt.Errorf("not a tool file: it is %s", what)}
+				return nil, nil, &PathError{root, fmt.Errorf("not a tool file: it is %s", what)}
 			}
-			add(root)
+			key := filepath.Join(realDir(filepath.Dir(root)), filepath.Base(root))
+			if !given[key] {
+				given[key] = true
+				kept = append(kept, keptRoot{i, key, false})
+			}
+			add(root, key)
 			continue
 		}
+		real := realDir(root)
+		if given[real] {
+			continue // walked already
+		}
+		given[real] = true
+		kept = append(kept, keptRoot{i, real, true})
 		var found []string
 		err = WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -351,12 +385,56 @@ func Collect(paths []string) ([]string, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, &PathError{root, err}
+			return nil, nil, &PathError{root, err}
 		}
 		sort.Strings(found)
 		for _, f := range found {
-			add(f)
+			key := real
+			if rel, err := filepath.Rel(root, f); err == nil {
+				key = filepath.Join(real, rel)
+			}
+			walked[key] = true
+			add(f, key)
 		}
 	}
-	return files, nil
+	for _, r := range kept {
+		if !r.isDir && walked[r.key] {
+			continue // a directory given holds it
+		}
+		if r.isDir && slices.ContainsFunc(kept, func(o keptRoot) bool { return o.isDir && walks(o.key, r.key) }) {
+			continue // a directory given walks it
+		}
+		roots = append(roots, paths[r.i])
+	}
+	return files, roots, nil
+}
+
+// walks tells whether walking directory dir (a real path) goes through
+// directory sub (another): sub is below dir and no directory on the way
+// is hidden.
+func walks(dir, sub string) bool {
+	rel, err := filepath.Rel(dir, sub)
+	if err != nil || rel == "." {
+		return false
+	}
+	for _, c := range strings.Split(rel, string(filepath.Separator)) {
+		if c == ".." || strings.HasPrefix(c, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// realDir is directory dir as an absolute path without symbolic links,
+// what identifies it however it is spelled; dir made absolute when that
+// cannot be found.
+func realDir(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return filepath.Clean(dir)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
 }

@@ -30,6 +30,15 @@ import (
 // properties of nested objects (properties, and items of arrays) the same
 // way, since they are rendered too. Other schema keywords (anyOf, formats,
 // bounds, defaults) are outside the cookbook's accounting and uncounted.
+//
+// $defs (and draft-07 definitions) are left out too, and not guessed at:
+// how the hosted models render a $ref and its definition is not
+// published. The cookbook's accounting has no $ref; OpenAI's open
+// renderer of the same namespace format (openai/harmony, for gpt-oss)
+// renders the parameters' properties only, a property that is only a
+// $ref as "any", and never the $defs. So a $ref-heavy schema's count is a
+// floor, and the JSON tokens of what was left out are reported beside it
+// (Cost.UncountedDefs) for the output to say so.
 type cookbook struct {
 	funcInit, propInit, propKey, enumInit, enumItem, funcEnd int
 }
@@ -131,4 +140,44 @@ func scalarText(v any) string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// uncountedDefs is the tokens of the JSON of every $defs and definitions
+// member in schema ("$defs":{...}), which openAIPrompt leaves out. Only
+// keyword positions are looked at: a property named definitions is a
+// property.
+func uncountedDefs(encoding string, schema *spec.Map) int {
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch s := v.(type) {
+		case []any:
+			for _, x := range s {
+				walk(x)
+			}
+		case *spec.Map:
+			for i := range s.Len() {
+				key, x := s.At(i)
+				switch key {
+				case "$defs", "definitions":
+					if _, ok := x.(*spec.Map); ok {
+						n += Count(encoding, `"`+key+`":`+compactJSON(x))
+					}
+				case "properties", "patternProperties", "dependentSchemas":
+					if m, ok := x.(*spec.Map); ok {
+						for j := range m.Len() {
+							_, y := m.At(j)
+							walk(y)
+						}
+					}
+				case "items", "additionalProperties", "not", "if", "then", "else", "contains",
+					"propertyNames", "unevaluatedItems", "unevaluatedProperties",
+					"anyOf", "oneOf", "allOf", "prefixItems":
+					walk(x)
+				}
+			}
+		}
+	}
+	walk(schema)
+	return n
 }

@@ -69,6 +69,10 @@ type Cost struct {
 	JSON int
 	// Parts split Tokens (Options.Parts); they add up to it.
 	Parts []Part
+	// UncountedDefs (openai, openai-responses) is the tokens of the JSON
+	// of the schema's $defs, which Tokens leaves out: how OpenAI renders
+	// them in the prompt is not published (openai.go).
+	UncountedDefs int
 }
 
 // FormatInfo says how a format's numbers were made.
@@ -300,6 +304,7 @@ func measureItem(f export.Format, info FormatInfo, it export.Item, withParts boo
 	case export.OpenAI, export.OpenAIResponses:
 		name, _ := fn.GetString("name")
 		c.Tokens, c.Parts = openAIPrompt(info.Encoding, name, desc, schema)
+		c.UncountedDefs = uncountedDefs(info.Encoding, schema)
 	default:
 		if !withParts {
 			c.Tokens = c.JSON

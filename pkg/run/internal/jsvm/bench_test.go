@@ -17,7 +17,7 @@ func BenchmarkServe(b *testing.B) {
 	o := &out{w: discard{}}
 	line := []byte(`{"name":"entry.code","source":"function execute(input){ var out = {}; for (var k in input.data) out[k] = input.data[k]; return out }","input":{"data":{"a":"x","b":"y"}},"memory":268435456,"deadline":0}`)
 	for b.Loop() {
-		res := serve(line, o)
+		res := serve(line, o, nil)
 		if !res.OK {
 			b.Fatal(res.Error)
 		}

@@ -76,6 +76,9 @@ type Call struct {
 	// Notify receives what the code reports through ctx (progress, log
 	// messages), a JSON object each; nil drops it.
 	Notify func(json.RawMessage)
+	// Ask sends a request to the MCP client (ctx.sample, ctx.elicit) and
+	// returns its result; nil has no client to ask.
+	Ask func(method string, params json.RawMessage) (json.RawMessage, error)
 }
 
 // Output is what a call returned.
@@ -105,7 +108,7 @@ func RunCall(ctx context.Context, c Call) (Output, error) {
 	if err != nil {
 		return Output{}, syntaxError(c.Name, err, where)
 	}
-	r := &state{ctx: ctx, name: c.Name, input: c.Input, console: c.Console, notify: c.Notify, where: where, vm: goja.New(), timers: map[int64]*timer{}}
+	r := &state{ctx: ctx, name: c.Name, input: c.Input, console: c.Console, notify: c.Notify, ask: c.Ask, where: where, vm: goja.New(), timers: map[int64]*timer{}}
 	if ctx.Err() != nil {
 		return Output{}, r.ctxError("before the JavaScript code started")
 	}
@@ -158,6 +161,7 @@ type state struct {
 	input   []byte    // the input as JSON
 	console io.Writer // where console lines go
 	notify  func(json.RawMessage)
+	ask     func(method string, params json.RawMessage) (json.RawMessage, error)
 	// ctxObj is execute's second argument; envelope tells a rich result
 	// from a plain value (rich.go).
 	ctxObj   goja.Value

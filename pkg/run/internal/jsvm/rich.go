@@ -3,7 +3,10 @@ package jsvm
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"sync"
 
@@ -187,7 +190,106 @@ func (r *state) ctxObject() goja.Value {
 			return goja.Undefined()
 		})
 	}
+	_ = ctx.Set("sample", func(call goja.FunctionCall) goja.Value {
+		params := map[string]any{}
+		switch a := call.Argument(0); {
+		case a.ExportType() != nil && a.ExportType().Kind() == reflect.String:
+			params["messages"] = []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": a.String()}}}
+		case isObject(a):
+			r.mergeJSON(params, a, "ctx.sample")
+		default:
+			panic(vm.NewTypeError("ctx.sample: the first argument must be the prompt (a string) or the request's params (an object with messages)"))
+		}
+		if o := call.Argument(1); isObject(o) {
+			r.mergeJSON(params, o, "ctx.sample: options")
+		}
+		if _, ok := params["maxTokens"]; !ok {
+			params["maxTokens"] = defaultMaxTokens
+		}
+		return r.askPromise("sampling/createMessage", params)
+	})
+	_ = ctx.Set("elicit", func(call goja.FunctionCall) goja.Value {
+		params := map[string]any{}
+		a, schema := call.Argument(0), call.Argument(1)
+		if isObject(a) && goja.IsUndefined(schema) {
+			r.mergeJSON(params, a, "ctx.elicit")
+		} else {
+			if goja.IsUndefined(a) || goja.IsNull(a) {
+				panic(vm.NewTypeError("ctx.elicit: the first argument must be the message to show the user"))
+			}
+			params["message"] = a.String()
+			if isObject(schema) {
+				s, err := r.stringify(goja.Undefined(), schema)
+				if err != nil || goja.IsUndefined(s) {
+					panic(vm.NewTypeError("ctx.elicit: requestedSchema cannot be converted to JSON"))
+				}
+				params["requestedSchema"] = json.RawMessage(s.String())
+			}
+		}
+		if _, ok := params["requestedSchema"]; !ok {
+			params["requestedSchema"] = map[string]any{"type": "object", "properties": map[string]any{}}
+		}
+		return r.askPromise("elicitation/create", params)
+	})
 	return ctx
+}
+
+// defaultMaxTokens is ctx.sample's maxTokens when the tool gives none
+// (the request must have one).
+const defaultMaxTokens = 1000
+
+func isObject(v goja.Value) bool {
+	_, ok := v.(*goja.Object)
+	return ok
+}
+
+// mergeJSON copies the members of the object v, through JSON, into m.
+func (r *state) mergeJSON(m map[string]any, v goja.Value, what string) {
+	s, err := r.stringify(goja.Undefined(), v)
+	if err != nil || goja.IsUndefined(s) {
+		panic(r.vm.NewTypeError(what + " cannot be converted to JSON"))
+	}
+	// Members stay raw JSON: the order of a schema's properties is the
+	// order of a form's fields.
+	var o map[string]json.RawMessage
+	if json.Unmarshal([]byte(s.String()), &o) != nil {
+		panic(r.vm.NewTypeError(what + " must be an object"))
+	}
+	for k, x := range o {
+		m[k] = x
+	}
+}
+
+// askPromise sends a request to the client and returns a Promise of its
+// result: settled already, since the call waits for the answer (the VM
+// runs nothing else meanwhile), so await and .then both work.
+func (r *state) askPromise(method string, params map[string]any) goja.Value {
+	vm := r.vm
+	p, resolve, reject := vm.NewPromise()
+	raw, err := json.Marshal(params)
+	if err == nil {
+		if r.ask == nil {
+			err = errors.New("there is no MCP client to ask")
+		} else {
+			raw, err = r.ask(method, raw)
+		}
+	}
+	var v goja.Value
+	if err == nil {
+		v, err = r.fromJSON(raw)
+	}
+	if err != nil {
+		what := map[string]string{"sampling/createMessage": "ctx.sample", "elicitation/create": "ctx.elicit"}[method]
+		e, nerr := vm.New(vm.Get("Error"), vm.ToValue(what+": "+err.Error()))
+		if nerr != nil {
+			_ = reject(vm.NewGoError(fmt.Errorf("%s: %w", what, err)))
+		} else {
+			_ = reject(e)
+		}
+	} else {
+		_ = resolve(v)
+	}
+	return vm.ToValue(p)
 }
 
 // notifyGo sends one report to the call's Notify.

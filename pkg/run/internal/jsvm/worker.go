@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -20,8 +21,10 @@ import (
 // WorkerArg0 is argv[0] of a worker process. A worker runs calls one
 // after the other: it reads a Request as one line of JSON on stdin, runs
 // it in a fresh VM, and writes lines of JSON on stdout: {"log": "..."} for
-// each console line, {"notify": {...}} for each report through ctx, then
-// one Outcome. It exits at the end of its input,
+// each console line, {"notify": {...}} for each report through ctx,
+// {"ask": {"method": ..., "params": ...}} for each request to the client
+// (ctx.sample, ctx.elicit), after which it reads the Answer as one line on
+// stdin, then one Outcome. It exits at the end of its input,
 // or after an Outcome with Retire set. Its stderr carries only the Go
 // runtime's own fatal errors ("fatal error: out of memory").
 const WorkerArg0 = "toolctl-js-worker"
@@ -53,6 +56,18 @@ type Outcome struct {
 	// Retire: the worker exits after this call (it grew, or has served
 	// many calls); the caller starts another for the next.
 	Retire bool `json:"retire,omitempty"`
+}
+
+// Ask is a request to the client the worker sends the caller; Answer is
+// the caller's reply.
+type Ask struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+type Answer struct {
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  string          `json:"error,omitempty"`
 }
 
 // WhereToken marks, in a message the worker makes, where the caller puts
@@ -113,7 +128,7 @@ func workerMain(in io.Reader, w io.Writer) int {
 			}
 			continue
 		}
-		res := serve(line, o)
+		res := serve(line, o, br)
 		vm = vmSize()
 		res.Retire = n >= retireCalls || (base > 0 && vm-base > retireGrowth)
 		o.line(res)
@@ -128,7 +143,7 @@ func workerMain(in io.Reader, w io.Writer) int {
 }
 
 // serve runs one request.
-func serve(line []byte, o *out) Outcome {
+func serve(line []byte, o *out, in *bufio.Reader) Outcome {
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
 		return Outcome{Error: failf("internal error reading the JavaScript request: %v", err)}
@@ -146,7 +161,24 @@ func serve(line []byte, o *out) Outcome {
 			Notify json.RawMessage `json:"notify"`
 		}{n})
 	}
-	result, err := RunCall(ctx, Call{Name: req.Name, Source: req.Source, Input: req.Input, Console: o, Where: WhereToken, Notify: notify})
+	ask := func(method string, params json.RawMessage) (json.RawMessage, error) {
+		o.line(struct {
+			Ask Ask `json:"ask"`
+		}{Ask{Method: method, Params: params}})
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return nil, fmt.Errorf("no answer from toolctl: %v", err)
+		}
+		var a Answer
+		if err := json.Unmarshal(line, &a); err != nil {
+			return nil, fmt.Errorf("internal error reading the answer: %v", err)
+		}
+		if a.Error != "" {
+			return nil, errors.New(a.Error)
+		}
+		return a.Result, nil
+	}
+	result, err := RunCall(ctx, Call{Name: req.Name, Source: req.Source, Input: req.Input, Console: o, Where: WhereToken, Notify: notify, Ask: ask})
 	if err != nil {
 		f, ok := err.(*Failure)
 		if !ok {
