@@ -64,8 +64,8 @@ func unquote(q string) string {
 }
 
 func (s *Server) fixes(d *document, rule string, dg protocol.Diagnostic) []protocol.CodeAction {
-	starts := lineStarts(d.text)
-	from, to := offset(d.text, starts, dg.Range.Start), offset(d.text, starts, dg.Range.End)
+	ix := d.index()
+	from, to := ix.offset(dg.Range.Start), ix.offset(dg.Range.End)
 	if to < from || to > len(d.text) {
 		return nil
 	}
@@ -80,7 +80,7 @@ func (s *Server) fixes(d *document, rule string, dg protocol.Diagnostic) []proto
 		if quotedSpan(span) && strings.ContainsAny(repl, `"\`) {
 			repl = strings.Trim(strconv.Quote(repl), `"`)
 		}
-		r := protocol.Range{Start: position(d.text, starts, from+i), End: position(d.text, starts, from+i+len(old))}
+		r := protocol.Range{Start: ix.position(from + i), End: ix.position(from + i + len(old))}
 		return []protocol.CodeAction{{
 			Title:       title,
 			Kind:        &quick,
@@ -159,7 +159,7 @@ func quotedSpan(span string) bool {
 // list at p: a line "- --" of its own in a block list, `"--", ` in a flow
 // list.
 func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
-	root := parseTree(d.text)
+	root := d.tree()
 	if root == nil {
 		return nil
 	}
@@ -169,10 +169,10 @@ func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
 		return nil
 	}
 	n := sp.node
-	starts := lineStarts(d.text)
-	text := lineText(d.text, starts, n.Line-1)
-	at := fromDiag(d.text, starts, diagPos(n.Line, n.Column))
-	before := text[:offset(d.text, starts, at)-starts[n.Line-1]]
+	starts, ix := d.lines(), d.index()
+	text := ix.lineText(n.Line - 1)
+	at := ix.fromDiag(diagPos(n.Line, n.Column))
+	before := text[:ix.offset(at)-starts[n.Line-1]]
 	if dash := strings.TrimRight(before, " "); strings.HasSuffix(dash, "-") && strings.TrimSpace(dash) == "-" {
 		// a block list: a new item line, indented as this one
 		start := protocol.Position{Line: uint32(n.Line - 1)}
@@ -184,7 +184,7 @@ func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
 // strictFalseEdit sets strict: false on the tool that holds p: the value
 // of its strict field when it has one, else a new field after its name.
 func strictFalseEdit(d *document, p protocol.Position) *protocol.TextEdit {
-	root := parseTree(d.text)
+	root := d.tree()
 	if root == nil {
 		return nil
 	}
@@ -194,13 +194,13 @@ func strictFalseEdit(d *document, p protocol.Position) *protocol.TextEdit {
 	if idx < 0 || tool == nil || tool.Kind != yaml.MappingNode {
 		return nil
 	}
-	starts := lineStarts(d.text)
+	starts, ix := d.lines(), d.index()
 	var name *yaml.Node
 	for i := 0; i+1 < len(tool.Content); i += 2 {
 		k, v := tool.Content[i], tool.Content[i+1]
 		switch k.Value {
 		case "strict":
-			r := nodeRange(d.text, v)
+			r := nodeRange(d, v)
 			return &protocol.TextEdit{Range: r, NewText: "false"}
 		case "name":
 			name = k
@@ -211,19 +211,19 @@ func strictFalseEdit(d *document, p protocol.Position) *protocol.TextEdit {
 	}
 	if tool.Style&yaml.FlowStyle != 0 || strings.HasPrefix(strings.TrimSpace(d.text), "{") || strings.HasPrefix(strings.TrimSpace(d.text), "[") {
 		// JSON or a flow mapping: a pair before "name"
-		at := fromDiag(d.text, starts, diagPos(name.Line, name.Column))
+		at := ix.fromDiag(diagPos(name.Line, name.Column))
 		quote := `"strict": false, `
 		return &protocol.TextEdit{Range: protocol.Range{Start: at, End: at}, NewText: quote}
 	}
-	indent := lineText(d.text, starts, name.Line-1)
-	indent = indent[:offset(d.text, starts, fromDiag(d.text, starts, diagPos(name.Line, name.Column)))-starts[name.Line-1]]
+	indent := ix.lineText(name.Line - 1)
+	indent = indent[:ix.offset(ix.fromDiag(diagPos(name.Line, name.Column)))-starts[name.Line-1]]
 	if strings.TrimSpace(indent) != "" {
 		// "- name: x": the item's first key; the new key goes under it
 		indent = strings.Repeat(" ", utf8.RuneCountInString(indent))
 	}
 	next := protocol.Position{Line: uint32(name.Line)}
 	if name.Line >= len(starts) {
-		return &protocol.TextEdit{Range: protocol.Range{Start: position(d.text, starts, len(d.text)), End: position(d.text, starts, len(d.text))}, NewText: "\n" + indent + "strict: false\n"}
+		return &protocol.TextEdit{Range: protocol.Range{Start: ix.position(len(d.text)), End: ix.position(len(d.text))}, NewText: "\n" + indent + "strict: false\n"}
 	}
 	return &protocol.TextEdit{Range: protocol.Range{Start: next, End: next}, NewText: indent + "strict: false\n"}
 }

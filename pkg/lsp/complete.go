@@ -147,8 +147,8 @@ var alternatives = [][]string{
 }
 
 func (s *Server) complete(d *document, p protocol.Position) []protocol.CompletionItem {
-	starts := lineStarts(d.text)
-	off := offset(d.text, starts, p)
+	starts := d.lines()
+	off := d.index().offset(p)
 	lineNo := int(p.Line)
 	if lineNo >= len(starts) {
 		return nil

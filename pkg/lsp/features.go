@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -20,17 +19,18 @@ import (
 
 // cursor converts an LSP position in d to a 1-based line and rune column.
 func cursor(d *document, p protocol.Position) (line, col int) {
-	starts := lineStarts(d.text)
-	off := offset(d.text, starts, p)
-	pos := position(d.text, starts, off)
+	starts, ix := d.lines(), d.index()
+	off := ix.offset(p)
+	pos := ix.position(off)
+	n := min(int(pos.Line), len(starts)-1)
 	l := lineText(d.text, starts, int(pos.Line))
-	byteCol := off - starts[min(int(pos.Line), len(starts)-1)]
-	return int(pos.Line) + 1, utf8.RuneCountInString(l[:min(byteCol, len(l))]) + 1
+	byteCol := off - starts[n]
+	return int(pos.Line) + 1, ix.runeCol(n, starts[n]+min(byteCol, len(l))).Col
 }
 
-// spanRange is the LSP range of a spec span in text.
-func spanRange(text string, sp spec.Span) protocol.Range {
-	return rangeOf(text, lineStarts(text), sp)
+// spanRange is the LSP range of a spec span in d.
+func spanRange(d *document, sp spec.Span) protocol.Range {
+	return d.index().rangeOf(sp)
 }
 
 // projectSet is the set d is linted in, and d's own parsed file in it.
@@ -56,7 +56,7 @@ func (s *Server) projectSet(d *document) (*spec.Set, *spec.File) {
 		}
 	}
 	// lint.ignore leaves it out: it still sees the others
-	f := spec.ParseFile(d.path, []byte(d.text))
+	f := d.parsed()
 	set.Files = append(set.Files, f)
 	return set, f
 }
@@ -117,7 +117,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	if d == nil {
 		return nil, nil
 	}
-	root := parseTree(d.text)
+	root := d.tree()
 	if root == nil {
 		return nil, nil
 	}
@@ -151,7 +151,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	if text == "" {
 		return nil, nil
 	}
-	r := nodeRange(d.text, sp.node)
+	r := nodeRange(d, sp.node)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: text}, Range: &r}, nil
 }
 
@@ -164,9 +164,9 @@ func trimIndexes(rel []string) []string {
 	return rel
 }
 
-// nodeRange is the range of scalar n (quotes included).
-func nodeRange(text string, n *yaml.Node) protocol.Range {
-	return rangeOf(text, lineStarts(text), diag.Span{Start: diag.Pos{Line: n.Line, Col: n.Column}, End: diag.Pos{Line: n.Line, Col: scalarEnd(n)}})
+// nodeRange is the range of scalar n of d (quotes included).
+func nodeRange(d *document, n *yaml.Node) protocol.Range {
+	return d.index().rangeOf(diag.Span{Start: diag.Pos{Line: n.Line, Col: n.Column}, End: diag.Pos{Line: n.Line, Col: scalarEnd(n)}})
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
@@ -321,12 +321,32 @@ func (s *Server) nameAt(d *document, p protocol.Position) (string, bool) {
 	return "", false
 }
 
-func (s *Server) location(t *spec.Tool, ptr string) protocol.Location {
-	text := string(t.File.Source())
-	if d := s.docByPath(t.Path()); d != nil {
-		text = d.text
+func (s *Server) location(texts sources, t *spec.Tool, ptr string) protocol.Location {
+	return protocol.Location{URI: uriOf(t.Path()), Range: spanRange(texts.of(t), t.Span(ptr))}
+}
+
+// sources are the texts of the files a request answers about, by path:
+// each file's is read (and its lines counted) once, however many places
+// in it the answer names.
+type sources struct {
+	s     *Server
+	texts map[string]*document
+}
+
+func (s *Server) sources() sources { return sources{s: s, texts: map[string]*document{}} }
+
+// of is the text of t's file: the open document's, else the file's.
+func (src sources) of(t *spec.Tool) *document {
+	path := t.Path()
+	d, ok := src.texts[path]
+	if !ok {
+		d = src.s.docByPath(path)
+		if d == nil {
+			d = &document{path: path, text: string(t.File.Source())}
+		}
+		src.texts[path] = d
 	}
-	return protocol.Location{URI: uriOf(t.Path()), Range: spanRange(text, t.Span(ptr))}
+	return d
 }
 
 func (s *Server) docByPath(path string) *document {
@@ -351,8 +371,9 @@ func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) 
 	}
 	set, _ := s.projectSet(d)
 	out := []protocol.Location{}
+	texts := s.sources()
 	for _, t := range set.Lookup(name) {
-		out = append(out, s.location(t, "/name"))
+		out = append(out, s.location(texts, t, "/name"))
 	}
 	return out, nil
 }
@@ -391,13 +412,14 @@ func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) (
 	}
 	set, _ := s.projectSet(d)
 	out := []protocol.Location{}
+	texts := s.sources()
 	for _, t := range set.Tools() {
 		if params.Context.IncludeDeclaration && t.Name == name {
-			out = append(out, s.location(t, "/name"))
+			out = append(out, s.location(texts, t, "/name"))
 		}
 		references(t, func(ptr, ref string) {
 			if ref == name {
-				out = append(out, s.location(t, ptr))
+				out = append(out, s.location(texts, t, ptr))
 			}
 		})
 	}
@@ -426,8 +448,7 @@ func (s *Server) formatting(_ *glsp.Context, params *protocol.DocumentFormatting
 	if string(out) == d.text {
 		return []protocol.TextEdit{}, nil
 	}
-	starts := lineStarts(d.text)
-	end := position(d.text, starts, len(d.text))
+	end := d.index().position(len(d.text))
 	return []protocol.TextEdit{{Range: protocol.Range{End: end}, NewText: string(out)}}, nil
 }
 

@@ -24,14 +24,10 @@ type spot struct {
 	rel  []string
 }
 
-// parseTree parses text with yaml.v3 (JSON is YAML): nil when it does not
-// parse.
+// parseTree parses text as yaml.v3 does (JSON is YAML): nil when it does
+// not parse. Use document.tree, which parses each version once.
 func parseTree(text string) *yaml.Node {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 {
-		return nil
-	}
-	return doc.Content[0]
+	return spec.ParseTree([]byte(text))
 }
 
 // scalarEnd is the column (1-based, runes) just past scalar n on its line.

@@ -27,6 +27,15 @@ type client struct {
 	registered chan string
 	// others are the URIs of diagnostics diagnostics(uri) passed over
 	others []string
+	// timeout bounds each call and each wait for diagnostics; 0 is 20s
+	timeout time.Duration
+}
+
+func (c *client) wait() time.Duration {
+	if c.timeout > 0 {
+		return c.timeout
+	}
+	return 20 * time.Second
 }
 
 func startServer(t *testing.T, root string) *client {
@@ -69,7 +78,7 @@ func startServerOpts(t testing.TB, root string, opts Options, caps ...map[string
 
 func (c *client) call(method string, params, result any) {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), c.wait())
 	defer cancel()
 	if err := c.conn.Call(ctx, method, params, result); err != nil {
 		c.t.Fatalf("%s: %v", method, err)
@@ -110,7 +119,7 @@ func decodeDiags(t *testing.T, raw []json.RawMessage) []diagnostic {
 // diagnostics waits for the next diagnostics published for uri.
 func (c *client) diagnostics(uri string) []json.RawMessage {
 	c.t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(c.wait())
 	for {
 		select {
 		case p := <-c.diags:

@@ -185,7 +185,7 @@ func (s *Server) set(p *project, docs []*document) *spec.Set {
 	set := &spec.Set{}
 	if p.toolsDir == "" {
 		for _, d := range docs {
-			f := spec.ParseFile(d.path, []byte(d.text))
+			f := d.parsed()
 			s.remember(d, f)
 			set.Files = append(set.Files, f)
 		}
@@ -208,7 +208,7 @@ func (s *Server) set(p *project, docs []*document) *spec.Set {
 		}
 		var f *spec.File
 		if d, ok := open[path]; ok {
-			f = spec.ParseFile(path, []byte(d.text))
+			f = d.parsed()
 			s.remember(d, f)
 		} else {
 			f = s.diskFile(path)
@@ -270,7 +270,7 @@ func (s *Server) remember(d *document, f *spec.File) {
 // toolsOf is d's parsed file, or the last one that read tools when d
 // does not parse now.
 func (s *Server) toolsOf(d *document) *spec.File {
-	f := spec.ParseFile(d.path, []byte(d.text))
+	f := d.parsed()
 	if len(f.Tools) > 0 {
 		s.remember(d, f)
 		return f
@@ -294,7 +294,7 @@ func (s *Server) lintable(d *document, p *project) bool {
 	if p.toolsDir != "" {
 		return true
 	}
-	is, parsed := looksLikeTools(d.text)
+	is, parsed := looksLikeTools(d)
 	if !parsed {
 		// while it does not parse: a tool file if it was one
 		s.mu.Lock()
@@ -312,11 +312,11 @@ var toolKeys = []string{"description", "entry", "parameters", "input_schema", "i
 // toolctl schema named (modeline or $schema), a mapping with name and a
 // key of a tool, {tools: [...]}, or a list whose first item is a tool.
 // parsed is false when text does not parse.
-func looksLikeTools(text string) (is, parsed bool) {
-	if strings.Contains(text, "tool.schema.json") {
+func looksLikeTools(d *document) (is, parsed bool) {
+	if strings.Contains(d.text, "tool.schema.json") {
 		return true, true
 	}
-	root := parseTree(text)
+	root := d.tree()
 	if root == nil {
 		return false, false
 	}

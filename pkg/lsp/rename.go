@@ -23,7 +23,7 @@ const codeRequestFailed = -32803
 // nameNodeAt is the scalar under the cursor when it is a tool's name or a
 // reference to a tool (where definition and references find names).
 func nameNodeAt(d *document, p protocol.Position) *yaml.Node {
-	root := parseTree(d.text)
+	root := d.tree()
 	if root == nil {
 		return nil
 	}
@@ -42,15 +42,15 @@ func nameNodeAt(d *document, p protocol.Position) *yaml.Node {
 	return nil
 }
 
-// innerRange is the range of the text of a scalar at r in text: a quoted
+// innerRange is the range of the text of a scalar at r in d: a quoted
 // scalar's quotes left out, so that an edit keeps them.
-func innerRange(text string, r protocol.Range) protocol.Range {
-	starts := lineStarts(text)
-	from, to := offset(text, starts, r.Start), offset(text, starts, r.End)
+func innerRange(d *document, r protocol.Range) protocol.Range {
+	text, ix := d.text, d.index()
+	from, to := ix.offset(r.Start), ix.offset(r.End)
 	if to-from >= 2 && to <= len(text) {
 		q := text[from]
 		if (q == '"' || q == '\'') && text[to-1] == q {
-			return protocol.Range{Start: position(text, starts, from+1), End: position(text, starts, to-1)}
+			return protocol.Range{Start: ix.position(from + 1), End: ix.position(to - 1)}
 		}
 	}
 	return r
@@ -67,7 +67,7 @@ func (s *Server) prepareRename(_ *glsp.Context, params *protocol.PrepareRenamePa
 	if n == nil {
 		return nil, nil
 	}
-	return protocol.RangeWithPlaceholder{Range: innerRange(d.text, nodeRange(d.text, n)), Placeholder: n.Value}, nil
+	return protocol.RangeWithPlaceholder{Range: innerRange(d, nodeRange(d, n)), Placeholder: n.Value}, nil
 }
 
 // renameError is a rename refused, sent as RequestFailed with msg.
@@ -116,19 +116,11 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 
 	// the edits, by file
 	edits := map[string][]protocol.TextEdit{}
-	texts := map[string]string{}
+	texts := s.sources()
 	add := func(t *spec.Tool, ptr string) {
-		path := t.Path()
-		text, ok := texts[path]
-		if !ok {
-			text = string(t.File.Source())
-			if od := s.docByPath(path); od != nil {
-				text = od.text
-			}
-			texts[path] = text
-		}
-		r := innerRange(text, spanRange(text, t.Span(ptr)))
-		edits[path] = append(edits[path], protocol.TextEdit{Range: r, NewText: name})
+		src := texts.of(t)
+		r := innerRange(src, spanRange(src, t.Span(ptr)))
+		edits[t.Path()] = append(edits[t.Path()], protocol.TextEdit{Range: r, NewText: name})
 	}
 	var renamed []*spec.Tool
 	for _, t := range set.Tools() {

@@ -527,6 +527,19 @@ func (s *Server) lintDirty() {
 			if s.publish(d, found[d.path]) {
 				sent = append(sent, d.uri)
 			}
+			if dirty[d.uri] {
+				// the tree hover, definition, the outline... read, made
+				// while the editor shows the diagnostics (a large file's
+				// takes a while), not on the first request after a change
+				go func() {
+					defer func() {
+						if p := recover(); p != nil {
+							s.logf("parse: internal error: %v\n%s", p, debug.Stack())
+						}
+					}()
+					d.tree()
+				}()
+			}
 		}
 	}
 	if s.linted != nil {
@@ -536,8 +549,15 @@ func (s *Server) lintDirty() {
 
 // publish sends d's diagnostics unless they are the ones last sent.
 func (s *Server) publish(d *document, ds []diag.Diagnostic) bool {
-	params := protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: toProtocol(d.text, ds)}
-	body, _ := json.Marshal(params.Diagnostics)
+	body, _ := json.Marshal(toProtocol(d, ds))
+	// protocol.PublishDiagnosticsParams with the diagnostics encoded
+	// once, not again for the notification (tens of thousands on a large
+	// file)
+	params := struct {
+		URI         protocol.DocumentUri `json:"uri"`
+		Version     *protocol.UInteger   `json:"version,omitempty"`
+		Diagnostics json.RawMessage      `json:"diagnostics"`
+	}{URI: d.uri, Diagnostics: body}
 	s.mu.Lock()
 	cur, open := s.docs[d.uri]
 	same := s.published[d.uri] == string(body)
@@ -557,13 +577,13 @@ func (s *Server) publish(d *document, ds []diag.Diagnostic) bool {
 
 // toProtocol converts findings to LSP diagnostics: the rule ID is the
 // code, toolctl the source.
-func toProtocol(text string, ds []diag.Diagnostic) []protocol.Diagnostic {
-	starts := lineStarts(text)
+func toProtocol(d *document, ds []diag.Diagnostic) []protocol.Diagnostic {
+	ix := d.index()
 	out := make([]protocol.Diagnostic, 0, len(ds))
 	source := "toolctl"
 	for _, d := range ds {
 		sev := severity(d.Severity)
-		pd := protocol.Diagnostic{Range: rangeOf(text, starts, d.Span), Severity: &sev, Source: &source, Message: d.Message}
+		pd := protocol.Diagnostic{Range: ix.rangeOf(d.Span), Severity: &sev, Source: &source, Message: d.Message}
 		if d.Rule != "" {
 			pd.Code = &protocol.IntegerOrString{Value: d.Rule}
 			// also as data, which clients send back with codeAction:

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -41,22 +42,25 @@ func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbol
 // outline builds the symbols of d's tools.
 func outline(d *document) []protocol.DocumentSymbol {
 	out := []protocol.DocumentSymbol{}
-	f := spec.ParseFile(d.path, []byte(d.text))
-	root := parseTree(d.text)
+	f := d.parsed()
+	root := d.tree()
 	if root == nil || len(f.Tools) == 0 {
 		return out
 	}
-	starts := lineStarts(d.text)
-	rng := func(sp diag.Span) protocol.Range { return rangeOf(d.text, starts, sp) }
-	// extent is the span from start to the end of the node that starts
-	// there (the whole mapping or list, not its first character)
-	extent := func(start diag.Pos, end diag.Pos) diag.Span {
-		if n := nodeStartingAt(root, start); n != nil {
-			end = nodeEnd(d.text, starts, n)
-		}
-		return diag.Span{Start: start, End: end}
+	ix := d.index()
+	rng := ix.rangeOf
+	// The ranges are the extents of the nodes at the tools' and the
+	// parameters' positions: the positions are gathered first, then the
+	// nodes found in one walk of the tree (a walk for each parameter was
+	// quadratic).
+	type extentOf struct {
+		tool, child int // child -1: the tool's own
+		start, end  diag.Pos
+		key         diag.Pos // the parameter's key, when before start
 	}
-	for _, t := range f.Tools {
+	var extents []extentOf
+	want := map[diag.Pos]bool{}
+	for i, t := range f.Tools {
 		whole := t.Span("")
 		sel := t.Span("/name")
 		name := t.Name
@@ -67,9 +71,10 @@ func outline(d *document) []protocol.DocumentSymbol {
 		sym := protocol.DocumentSymbol{
 			Name:           name,
 			Kind:           protocol.SymbolKindFunction,
-			Range:          rng(extent(whole.Start, whole.End)),
 			SelectionRange: rng(sel),
 		}
+		extents = append(extents, extentOf{tool: i, child: -1, start: whole.Start, end: whole.End})
+		want[whole.Start] = true
 		if t.Category != "" {
 			c := t.Category
 			sym.Detail = &c
@@ -86,11 +91,9 @@ func outline(d *document) []protocol.DocumentSymbol {
 				if t.InputFromList() {
 					psel = t.Span(ptr + "/name")
 				}
-				span := extent(val.Start, val.End)
-				if key.Start.Line < span.Start.Line || (key.Start.Line == span.Start.Line && key.Start.Col < span.Start.Col) {
-					span.Start = key.Start
-				}
-				child := protocol.DocumentSymbol{Name: p, Kind: protocol.SymbolKindProperty, Range: rng(span), SelectionRange: rng(psel)}
+				extents = append(extents, extentOf{tool: i, child: len(sym.Children), start: val.Start, end: val.End, key: key.Start})
+				want[val.Start] = true
+				child := protocol.DocumentSymbol{Name: p, Kind: protocol.SymbolKindProperty, SelectionRange: rng(psel)}
 				if pm, ok := props.GetMap(p); ok {
 					if typ, ok := pm.Get("type"); ok {
 						str, isStr := typ.(string)
@@ -104,6 +107,23 @@ func outline(d *document) []protocol.DocumentSymbol {
 			}
 		}
 		out = append(out, sym)
+	}
+	at := nodesByStart(root, want)
+	for _, e := range extents {
+		// the span from start to the end of the node that starts there
+		// (the whole mapping or list, not its first character)
+		span := diag.Span{Start: e.start, End: e.end}
+		if n := at.starting(e.start); n != nil {
+			span.End = nodeEnd(ix, n)
+		}
+		if e.child < 0 {
+			out[e.tool].Range = rng(span)
+			continue
+		}
+		if k := e.key; k.Line < span.Start.Line || (k.Line == span.Start.Line && k.Col < span.Start.Col) {
+			span.Start = k
+		}
+		out[e.tool].Children[e.child].Range = rng(span)
 	}
 	return out
 }
@@ -138,15 +158,57 @@ func nodeStartingAt(n *yaml.Node, p diag.Pos) *yaml.Node {
 	return scalar
 }
 
+// startIndex finds, for a position, the node nodeStartingAt(root, p)
+// finds, from one walk of the tree.
+type startIndex struct {
+	collection map[diag.Pos]*yaml.Node // the first mapping or list in the walk
+	other      map[diag.Pos]*yaml.Node // the first other node
+}
+
+// nodesByStart indexes the nodes of root as nodeStartingAt's walk meets
+// them: depth first, children in order, and a node's children only for a
+// position on or after its line (the walk prunes there), so a node counts
+// for its own position only when no node above it starts on a later line.
+// With want, only the nodes at those positions.
+func nodesByStart(root *yaml.Node, want map[diag.Pos]bool) startIndex {
+	ix := startIndex{collection: map[diag.Pos]*yaml.Node{}, other: map[diag.Pos]*yaml.Node{}}
+	var walk func(n *yaml.Node, above int)
+	walk = func(n *yaml.Node, above int) {
+		if p := (diag.Pos{Line: n.Line, Col: n.Column}); above <= n.Line && (want == nil || want[p]) {
+			m := ix.other
+			if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+				m = ix.collection
+			}
+			if _, seen := m[p]; !seen {
+				m[p] = n
+			}
+		}
+		above = max(above, n.Line)
+		for _, c := range n.Content {
+			walk(c, above)
+		}
+	}
+	walk(root, 0)
+	return ix
+}
+
+// starting is nodeStartingAt(root, p).
+func (ix startIndex) starting(p diag.Pos) *yaml.Node {
+	if n := ix.collection[p]; n != nil {
+		return n
+	}
+	return ix.other[p]
+}
+
 // nodeEnd is the position just past node n in text: the closing bracket
 // of a flow (JSON) mapping or list, the end of the last value of a block
 // one, the last line of a block scalar.
-func nodeEnd(text string, starts []int, n *yaml.Node) diag.Pos {
+func nodeEnd(ix *lineIndex, n *yaml.Node) diag.Pos {
+	text, starts := ix.text, ix.starts
 	at := func(off int) diag.Pos {
-		l := int(position(text, starts, off).Line)
-		return diag.Pos{Line: l + 1, Col: utf8.RuneCountInString(text[starts[l]:off]) + 1}
+		return ix.runeCol(max(sort.SearchInts(starts, off+1)-1, 0), off)
 	}
-	startOff := offset(text, starts, fromDiag(text, starts, diag.Pos{Line: n.Line, Col: n.Column}))
+	startOff := ix.offset(ix.fromDiag(diag.Pos{Line: n.Line, Col: n.Column}))
 	switch n.Kind {
 	case yaml.MappingNode, yaml.SequenceNode:
 		if n.Style&yaml.FlowStyle != 0 || (startOff < len(text) && (text[startOff] == '{' || text[startOff] == '[')) {
@@ -157,7 +219,7 @@ func nodeEnd(text string, starts []int, n *yaml.Node) diag.Pos {
 		if len(n.Content) == 0 {
 			return diag.Pos{Line: n.Line, Col: n.Column + 1}
 		}
-		return nodeEnd(text, starts, n.Content[len(n.Content)-1])
+		return nodeEnd(ix, n.Content[len(n.Content)-1])
 	case yaml.ScalarNode:
 		if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 			last := n.Line + strings.Count(strings.TrimRight(n.Value, "\n"), "\n") + 1

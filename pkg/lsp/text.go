@@ -4,12 +4,16 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/spec"
+	"gopkg.in/yaml.v3"
 )
 
 // document is an open editor buffer: its text as the client last sent it
@@ -19,6 +23,45 @@ type document struct {
 	path    string // the file's path; the URI itself for a non-file URI
 	version int32
 	text    string
+
+	// what is read from text, once for each version of the document (a
+	// change makes a new document): requests and lints share them, so
+	// that none parses a large file again
+	linesOnce sync.Once
+	starts    []int
+	ix        *lineIndex
+	treeOnce  sync.Once
+	root      *yaml.Node
+	fileOnce  sync.Once
+	file      *spec.File
+}
+
+// lines is lineStarts(d.text).
+func (d *document) lines() []int {
+	d.linesOnce.Do(func() {
+		d.starts = lineStarts(d.text)
+		d.ix = newLineIndex(d.text, d.starts)
+	})
+	return d.starts
+}
+
+// index converts positions in d.text.
+func (d *document) index() *lineIndex {
+	d.lines()
+	return d.ix
+}
+
+// tree is parseTree(d.text).
+func (d *document) tree() *yaml.Node {
+	d.treeOnce.Do(func() { d.root = parseTree(d.text) })
+	return d.root
+}
+
+// parsed is d's text parsed as a tool file. The lint and the requests
+// read it, never change it.
+func (d *document) parsed() *spec.File {
+	d.fileOnce.Do(func() { d.file = spec.ParseFile(d.path, []byte(d.text)) })
+	return d.file
 }
 
 // pathOf is the file path of a file:// URI, or the URI itself for any
@@ -97,10 +140,8 @@ func offset(text string, starts []int, p protocol.Position) int {
 
 // position is the LSP position of a byte offset.
 func position(text string, starts []int, off int) protocol.Position {
-	line := 0
-	for line+1 < len(starts) && starts[line+1] <= off {
-		line++
-	}
+	// the last line that starts at or before off (starts[0] is 0)
+	line := max(sort.SearchInts(starts, off+1)-1, 0)
 	s := text[starts[line]:min(off, len(text))]
 	return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(s))}
 }

@@ -224,7 +224,7 @@ func (d *decoder) value(n *yaml.Node, ptr string, depth int) any {
 		ps := d.pairs(n, ptr)
 		m := NewMap(len(ps))
 		for _, p := range ps {
-			m.members = append(m.members, member{p.key.Value, d.value(p.value, ptr+"/"+escapeToken(p.key.Value), depth+1)})
+			m.add(p.key.Value, d.value(p.value, ptr+"/"+escapeToken(p.key.Value), depth+1))
 		}
 		return m
 	case yaml.SequenceNode:

@@ -58,3 +58,28 @@ func ParseDocument(path string, data []byte) (*yaml.Node, *Error) {
 	}
 	return nil, &Error{File: path, Message: "cannot be read"} // not reached: ParseFile refuses what fastnode.ParseJSON does
 }
+
+// ParseTree is yaml.Unmarshal's tree of data (YAML, JSON read as YAML):
+// the root of its first document, nil when data does not parse or holds
+// no document. It is built by the fast parsers when they vouch for data
+// (the same tree without comments, several times faster: the language
+// server parses a 5 MB buffer in a fraction of yaml.v3's time), by
+// yaml.v3 otherwise.
+func ParseTree(data []byte) *yaml.Node {
+	if len(data) <= fastnode.MaxInput && utf8.Valid(data) && bytes.IndexByte(data, 0) < 0 {
+		doc, ok := fastnode.ParseYAML(data)
+		if !ok {
+			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+				doc, ok = fastnode.ParseJSONAsYAML(data)
+			}
+		}
+		if ok && doc != nil && len(doc.Content) > 0 {
+			return doc.Content[0]
+		}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	return doc.Content[0]
+}

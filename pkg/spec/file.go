@@ -57,6 +57,8 @@ type File struct {
 	mu       sync.Mutex
 	reparsed *File
 	dropped  bool // Release dropped Data
+
+	idx spanIndex // see lookupIn
 }
 
 // Release drops the syntax trees of the file's tools, which take about 20
@@ -73,6 +75,7 @@ func (f *File) Release(dropData bool) {
 	for _, t := range f.Tools {
 		t.node = nil
 	}
+	f.dropIndex()
 	if dropData && f.Data != nil {
 		f.Data = nil
 		f.dropped = true

@@ -99,7 +99,7 @@ func (t *Tool) locate(ptr string) (value, key *yaml.Node, found bool) {
 		var next, k *yaml.Node
 		switch n.Kind {
 		case yaml.MappingNode:
-			k, next = lookup(n, tok, 0)
+			k, next = t.File.lookupIn(n, tok)
 		case yaml.SequenceNode:
 			if idx, err := strconv.Atoi(tok); err == nil && idx >= 0 && idx < len(n.Content) {
 				next = n.Content[idx]
@@ -212,7 +212,11 @@ func (t *Tool) translateParamList(key string, rest []string) ([]string, bool) {
 	default:
 		return out, false
 	}
-	_, listNode := lookup(resolve(t.root()), key, 0)
+	root := resolve(t.root())
+	if root == nil {
+		return out, false
+	}
+	_, listNode := t.File.lookupIn(root, key)
 	listNode = resolve(listNode)
 	if listNode == nil || listNode.Kind != yaml.SequenceNode {
 		return out, false
@@ -222,10 +226,8 @@ func (t *Tool) translateParamList(key string, rest []string) ([]string, bool) {
 		// Docker's arguments write the description as desc.
 		kw = append([]string{"desc"}, kw[1:]...)
 	}
-	for i, item := range listNode.Content {
-		if _, nv := lookup(resolve(item), "name", 0); nv != nil && resolve(nv).Value == name {
-			return append(append(out, strconv.Itoa(i)), kw...), true
-		}
+	if i := t.File.itemNamed(listNode, name); i >= 0 {
+		return append(append(out, strconv.Itoa(i)), kw...), true
 	}
 	return out, false
 }

@@ -22,7 +22,17 @@ import (
 // lighter than a Go map plus a key list.
 type Map struct {
 	members []member
+	// byKey indexes the first member of each key once the map is larger
+	// than indexMin (a list of 60000 parameters read into properties would
+	// cost a scan of them per lookup otherwise); indexed is how many
+	// members it covers. Only writes maintain it: reads never write, so
+	// concurrent reads stay safe.
+	byKey   map[string]int
+	indexed int
 }
+
+// indexMin is the size from which a Map indexes its keys.
+const indexMin = 32
 
 type member struct {
 	key   string
@@ -59,12 +69,54 @@ func (m *Map) index(key string) int {
 	if m == nil {
 		return -1
 	}
-	for i := range m.members {
+	from := 0
+	if m.byKey != nil {
+		i, ok := m.byKey[key]
+		if ok && i < len(m.members) && m.members[i].key == key {
+			return i
+		}
+		if !ok {
+			// not among the indexed members: only a later one may hold it
+			from = min(m.indexed, len(m.members))
+		}
+	}
+	for i := from; i < len(m.members); i++ {
 		if m.members[i].key == key {
 			return i
 		}
 	}
 	return -1
+}
+
+// add appends a member without looking for its key (the caller knows it
+// is new), keeping the index.
+func (m *Map) add(key string, value any) {
+	m.members = append(m.members, member{key, value})
+	switch {
+	case m.byKey != nil && m.indexed == len(m.members)-1:
+		if _, dup := m.byKey[key]; !dup {
+			m.byKey[key] = len(m.members) - 1
+		}
+		m.indexed = len(m.members)
+	case len(m.members) > indexMin:
+		m.reindex()
+	}
+}
+
+// reindex rebuilds the index after the members moved (or drops it for a
+// small map).
+func (m *Map) reindex() {
+	if len(m.members) <= indexMin {
+		m.byKey, m.indexed = nil, 0
+		return
+	}
+	m.byKey = make(map[string]int, len(m.members))
+	for i, mb := range m.members {
+		if _, dup := m.byKey[mb.key]; !dup {
+			m.byKey[mb.key] = i
+		}
+	}
+	m.indexed = len(m.members)
 }
 
 // Get returns the value for key.
@@ -98,7 +150,7 @@ func (m *Map) Set(key string, value any) {
 		m.members[i].value = value
 		return
 	}
-	m.members = append(m.members, member{key, value})
+	m.add(key, value)
 }
 
 // SetFirst puts key first (moving it there if present).
@@ -107,12 +159,18 @@ func (m *Map) SetFirst(key string, value any) {
 	m.members = append(m.members, member{})
 	copy(m.members[1:], m.members)
 	m.members[0] = member{key, value}
+	if m.byKey != nil || len(m.members) > indexMin {
+		m.reindex()
+	}
 }
 
 // Delete removes key, keeping the order of the others.
 func (m *Map) Delete(key string) {
 	if i := m.index(key); i >= 0 {
 		m.members = append(m.members[:i], m.members[i+1:]...)
+		if m.byKey != nil {
+			m.reindex()
+		}
 	}
 }
 
@@ -124,6 +182,9 @@ func (m *Map) Clone() *Map {
 	c := &Map{members: make([]member, len(m.members))}
 	for i, mb := range m.members {
 		c.members[i] = member{mb.key, CloneValue(mb.value)}
+	}
+	if len(c.members) > indexMin {
+		c.reindex()
 	}
 	return c
 }

@@ -71,6 +71,7 @@ func startYAML(data []byte) (*yamlParser, string) {
 	p := yamlParsers.Get().(*yamlParser)
 	p.data, p.pos, p.line, p.lineStart, p.depth, p.ascii = data, 0, 1, 0, 0, ascii
 	p.why = ""
+	p.colLine, p.colAt, p.colRunes = -1, 0, 0
 	refuse := func(why string) (*yamlParser, string) {
 		p.release()
 		return nil, why
@@ -167,6 +168,9 @@ type yamlParser struct {
 	docCol  int32
 	col     int    // column (0-based) of the content line at pos, -1 at the end
 	why     string // why the parser refused the input
+	// column's count of a line that is not ASCII: the runes from
+	// colLine (the line's start) to colAt
+	colLine, colAt, colRunes int
 
 	// Short strings seen lately, by a hash: keys and the likes of
 	// "string" repeat, and a map costs more than allocating them.
@@ -285,7 +289,15 @@ func (p *yamlParser) column(i int) int32 {
 	if p.ascii {
 		return int32(i - p.lineStart + 1)
 	}
-	return int32(utf8.RuneCount(p.data[p.lineStart:i]) + 1)
+	// counted on from the column asked last on the line: a long line (a
+	// JSON document on one line) costs its length once, not once for each
+	// node on it
+	if p.colLine != p.lineStart || i < p.colAt {
+		p.colLine, p.colAt, p.colRunes = p.lineStart, p.lineStart, 0
+	}
+	p.colRunes += utf8.RuneCount(p.data[p.colAt:i])
+	p.colAt = i
+	return int32(p.colRunes + 1)
 }
 
 // nl moves past the line break at i.

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -898,5 +899,42 @@ func TestYAMLListLateRefusal(t *testing.T) {
 			t.Errorf("%q: list %v, ok %v, %d elements handed over; want it refused, none", src, isList, ok, n)
 		}
 		checkYAMLNode(t, fmt.Sprintf("%q", src), []byte(src))
+	}
+}
+
+// TestYAMLLongNonASCIILine: the columns of the nodes of a long line that
+// is not ASCII (a JSON document on one line, in a .yaml file or an
+// editor's buffer) are yaml.v3's, and counting them costs the line's
+// length once: counted from the line's start for each node, 20000
+// parameters took minutes. The bound only catches that (it takes
+// milliseconds).
+func TestYAMLLongNonASCIILine(t *testing.T) {
+	line := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"name": "t", "input_schema": {"type": "object", "properties": {`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `"p_%d": {"type": "string", "description": "Paramètre n° %d, «optionnel»."}`, i, i)
+		}
+		b.WriteString("}}, description: 'été'}\n")
+		return []byte(b.String())
+	}
+	if why := checkYAMLNode(t, "200 parameters on a line", line(200)); why != "" {
+		t.Fatalf("refused: %s", why)
+	}
+	done := make(chan bool)
+	go func() {
+		fast, _ := fastnode.YAMLWhy(line(20000))
+		done <- fast != nil
+	}()
+	select {
+	case took := <-done:
+		if !took {
+			t.Fatal("20000 parameters on a line: refused")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("20000 parameters on a line: not parsed in a minute")
 	}
 }
