@@ -127,6 +127,10 @@ func (c *Call) ask(ctx context.Context, method string, params json.RawMessage) (
 		}
 	}
 	a.waiting.Store(&method)
+	if ctx.Err() != nil {
+		// The call is over: nothing to ask the client for.
+		return nil, fmt.Errorf("the call ended before %s could be sent to the client", method)
+	}
 	res, err := a.to.Ask(ctx, method, params)
 	if ctx.Err() == nil {
 		// At the call's end the wait stays noted for its error message.
