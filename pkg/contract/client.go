@@ -23,8 +23,8 @@ func newCannedClient(a *ClientAnswers) *cannedClient {
 	return &cannedClient{answers: a, asked: map[string]int{}}
 }
 
-// fields are the expect.client lists by request method.
-var clientFields = map[string]string{run.MethodSample: "sampling", run.MethodElicit: "elicitation"}
+// clientFields are the expect.client lists by request method.
+var clientFields = run.Capabilities
 
 func (c *cannedClient) list(method string) []json.RawMessage {
 	if c.answers == nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"
 	"github.com/toolctl/toolctl/pkg/validate"
 )
@@ -211,19 +212,17 @@ func parseClient(v any) (*ClientAnswers, error) {
 			if !ok {
 				return nil, bad(at, "%s is not an object", show(it))
 			}
-			if key == "sampling" {
-				if _, has := im.Get("content"); !has {
-					return nil, bad(at, "a sampling answer needs content, e.g. {role: assistant, content: {type: text, text: Paris}, model: test}")
-				}
-			} else {
-				a, _ := im.Get("action")
-				if s, _ := a.(string); s != "accept" && s != "decline" && s != "cancel" {
-					return nil, bad(at+"/action", "%s is not an elicitation action; use accept, decline or cancel", show(a))
-				}
-			}
 			raw, err := json.Marshal(spec.Plain(im))
 			if err != nil {
 				return nil, bad(at, "cannot be written as JSON: %v", err)
+			}
+			// The rules a live client's answer is held to (run.CheckAnswer).
+			method := run.MethodSample
+			if key == "elicitation" {
+				method = run.MethodElicit
+			}
+			if err := run.CheckAnswer(method, raw); err != nil {
+				return nil, bad(at, "%v", err)
 			}
 			if key == "sampling" {
 				c.Sampling = append(c.Sampling, raw)

@@ -62,7 +62,7 @@ func (f *fastCalls) asker(c *lineConn) run.Asker {
 		}
 		f.mu.Unlock()
 		if !can {
-			capability := map[string]string{run.MethodSample: "sampling", run.MethodElicit: "elicitation"}[method]
+			capability := run.Capabilities[method]
 			return nil, fmt.Errorf("the client did not declare the %s capability when it connected, so it cannot be sent %s", capability, method)
 		}
 		return f.asks.ask(ctx, c.writeRaw, method, params)

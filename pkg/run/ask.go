@@ -101,7 +101,7 @@ func (c *Call) ask(ctx context.Context, method string, params json.RawMessage) (
 	}
 	a := c.asks
 	if a == nil || a.to == nil {
-		return nil, fmt.Errorf(errNoAskerMsg, capabilityOf(method))
+		return nil, fmt.Errorf(errNoAskerMsg, Capabilities[method])
 	}
 	if a.n.Add(1) > maxAsks {
 		return nil, fmt.Errorf("the tool sent more than %d requests to the client in one call", maxAsks)
@@ -149,20 +149,20 @@ func (c *Call) ask(ctx context.Context, method string, params json.RawMessage) (
 	if len(res) > maxAskResult {
 		return nil, fmt.Errorf("the client's answer to %s is %s, more than the %s toolctl accepts", method, ByteSize(len(res)), ByteSize(maxAskResult))
 	}
-	if err := checkAnswer(method, res); err != nil {
+	if err := CheckAnswer(method, res); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// checkAnswer refuses a client's answer that is not the result MCP
-// defines for method, as expect.client refuses such an answer in an
-// example: a sampling result has content (an object, or a list of
+// CheckAnswer refuses a client's answer that is not the result MCP
+// defines for method (expect.client holds an example's answers to the
+// same rules): a sampling result has content (an object, or a list of
 // them), an elicitation result an action of accept, decline or cancel
 // and content only as an object. The tool gets the error where it would
 // have got the answer, instead of a value its code does not expect (the
 // client may be anything; the SDK's session refuses such answers too).
-func checkAnswer(method string, res json.RawMessage) error {
+func CheckAnswer(method string, res json.RawMessage) error {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(res, &m); err != nil || m == nil {
 		return fmt.Errorf("the client's answer to %s is not a JSON object: %s", method, showAnswer(res))
@@ -214,13 +214,9 @@ func redactParams(secrets *Secrets, params json.RawMessage, v any) (json.RawMess
 	return MarshalJSON(clean)
 }
 
-// capabilityOf is the client capability method needs.
-func capabilityOf(method string) string {
-	if method == MethodElicit {
-		return "elicitation"
-	}
-	return "sampling"
-}
+// Capabilities are the client capability each request method needs,
+// which is also the name of its list in an example's expect.client.
+var Capabilities = map[string]string{MethodSample: "sampling", MethodElicit: "elicitation"}
 
 // showAnswer is the start of an answer, for an error message.
 func showAnswer(res json.RawMessage) string {
