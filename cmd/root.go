@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolctl/toolctl/pkg/config"
+	"github.com/toolctl/toolctl/pkg/run"
 )
 
 // Main runs toolctl with the process's arguments and returns the exit code.
@@ -34,6 +35,11 @@ func Run(app *App, args []string) int {
 	quiet := !app.textErrors() && len(app.pending) > 0 && exitCode(err) == ExitProblems
 	if err != nil && !app.errorProblem(err) && !quiet {
 		if msg := err.Error(); msg != "" {
+			// A message may quote a tool's or a server's text: on a
+			// terminal it must not drive it (escape sequences).
+			if app.IO.StderrTTY {
+				msg = run.Printable(msg, true)
+			}
 			fmt.Fprintf(app.IO.ErrOut, "toolctl: %s\n", msg)
 		}
 	}

@@ -54,7 +54,7 @@ func (r *runReporter) Log(m run.LogMessage) {
 	text := logText(m.Data)
 	who := r.tool
 	if m.Logger != "" {
-		who += "/" + m.Logger
+		who += "/" + oneLine(m.Logger, 100)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -96,9 +96,10 @@ func (r *runReporter) clearLocked() {
 	}
 }
 
-// oneLine is s on one line, cut to n bytes at most.
+// oneLine is s on one line, cut to n bytes at most, with no control
+// character (a tool's text must not drive the terminal).
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = run.Printable(strings.Join(strings.Fields(s), " "), false)
 	if len(s) > n {
 		cut := n
 		for cut > 0 && s[cut]&0xC0 == 0x80 {

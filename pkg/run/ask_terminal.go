@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -34,6 +35,22 @@ type TerminalClient struct {
 type termRead struct {
 	s   string
 	err error
+}
+
+// Printable is s for a terminal: control characters (escape sequences
+// included) and bidirectional controls become U+FFFD, so text from a tool
+// or a model cannot move the cursor, recolour, set the clipboard (OSC 52)
+// or reorder what is shown; newlines and tabs stay when keepLines.
+func Printable(s string, keepLines bool) string {
+	return strings.Map(func(r rune) rune {
+		if keepLines && (r == '\n' || r == '\t') {
+			return r
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return unicode.ReplacementChar
+		}
+		return r
+	}, s)
 }
 
 // maxTerminalLine bounds a typed line.
@@ -108,7 +125,7 @@ func (t *TerminalClient) read(ch chan<- termRead) {
 func (t *TerminalClient) sample(ctx context.Context, m *spec.Map) (json.RawMessage, error) {
 	fmt.Fprintln(t.Out, "The tool asks the client's model (sampling/createMessage):")
 	if sp, ok := m.GetString("systemPrompt"); ok && sp != "" {
-		fmt.Fprintf(t.Out, "  [system] %s\n", sp)
+		fmt.Fprintf(t.Out, "  [system] %s\n", Printable(sp, true))
 	}
 	if msgs, ok := m.Get("messages"); ok {
 		list, _ := msgs.([]any)
@@ -118,7 +135,7 @@ func (t *TerminalClient) sample(ctx context.Context, m *spec.Map) (json.RawMessa
 				continue
 			}
 			role, _ := msg.GetString("role")
-			fmt.Fprintf(t.Out, "  [%s] %s\n", role, messageText(msg))
+			fmt.Fprintf(t.Out, "  [%s] %s\n", Printable(role, false), Printable(messageText(msg), true))
 		}
 	}
 	reply, err := t.line(ctx, "Type the model's reply (an empty line declines): ")
@@ -163,7 +180,7 @@ func messageText(msg *spec.Map) string {
 
 func (t *TerminalClient) elicit(ctx context.Context, m *spec.Map) (json.RawMessage, error) {
 	msg, _ := m.GetString("message")
-	fmt.Fprintf(t.Out, "The tool asks you (elicitation/create): %s\n", msg)
+	fmt.Fprintf(t.Out, "The tool asks you (elicitation/create): %s\n", Printable(msg, true))
 	for {
 		a, err := t.line(ctx, "Answer? [a]ccept, [d]ecline, [c]ancel: ")
 		if err != nil {
@@ -225,7 +242,7 @@ func (t *TerminalClient) form(ctx context.Context, m *spec.Map) (map[string]any,
 				}
 				break
 			}
-			fmt.Fprintf(t.Out, "  %v\n", err)
+			fmt.Fprintf(t.Out, "  %s\n", Printable(err.Error(), false))
 			if tries >= 9 {
 				return nil, fmt.Errorf("no valid value typed for %s", name)
 			}
@@ -312,7 +329,7 @@ func (f *field) prompt() string {
 		b.WriteString(" [optional]")
 	}
 	b.WriteString(": ")
-	return b.String()
+	return Printable(b.String(), false)
 }
 
 // parse reads a typed value; set false leaves the field out.

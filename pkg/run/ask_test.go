@@ -436,3 +436,18 @@ func TestAskRefusesMalformedAnswers(t *testing.T) {
 		}
 	}
 }
+
+// The terminal client shows a tool's text without its control
+// characters: a prompt cannot drive the terminal it asks on.
+func TestTerminalClientNoEscapes(t *testing.T) {
+	var out bytes.Buffer
+	tc := &TerminalClient{In: strings.NewReader("d\n\n"), Out: &out}
+	ctx := context.Background()
+	if _, err := tc.Ask(ctx, MethodElicit, json.RawMessage(`{"message":"Who\u001b]52;c;aGk=\u0007?","requestedSchema":{"type":"object","properties":{}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = tc.Ask(ctx, MethodSample, json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"clear\u001b[2J"}}],"systemPrompt":"x\u202ey"}`))
+	if s := out.String(); strings.ContainsAny(s, "\x1b\x07\u202e") || !strings.Contains(s, "Who\ufffd]52;c;aGk=\ufffd?") {
+		t.Errorf("shown: %q", s)
+	}
+}
