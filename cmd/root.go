@@ -35,11 +35,10 @@ func Run(app *App, args []string) int {
 	quiet := !app.textErrors() && len(app.pending) > 0 && exitCode(err) == ExitProblems
 	if err != nil && !app.errorProblem(err) && !quiet {
 		if msg := err.Error(); msg != "" {
-			// A message may quote a tool's or a server's text: on a
-			// terminal it must not drive it (escape sequences).
-			if app.IO.StderrTTY {
-				msg = run.Printable(msg, true)
-			}
+			// A message may quote a tool's or a server's text: in a
+			// terminal or a CI log it must not drive the display (escape
+			// sequences).
+			msg = run.Printable(msg, true)
 			fmt.Fprintf(app.IO.ErrOut, "toolctl: %s\n", msg)
 		}
 	}

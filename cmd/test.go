@@ -282,9 +282,11 @@ func writeToolText(w io.Writer, tr *contract.ToolResult, verbose bool) {
 		switch {
 		case o.Status == contract.Fail:
 			fmt.Fprintf(w, "--- FAIL: %s (%s%s)\n", o.Name(), seconds(o.Duration), replayed(o))
-			fmt.Fprintf(w, "    %s: %s\n", o.Where(), o.Reason)
+			// A reason or a diff quotes the tool's answer: in a terminal or
+			// a CI log it must not drive the display (escape sequences).
+			fmt.Fprintf(w, "    %s: %s\n", o.Where(), run.Printable(o.Reason, true))
 			for _, d := range o.Diffs {
-				fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(d.String(), "\n", "\n    "))
+				fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(run.Printable(d.String(), true), "\n", "\n    "))
 			}
 		case verbose && o.Status == contract.Skip:
 			fmt.Fprintf(w, "--- SKIP: %s (%s)\n    %s\n", o.Name(), seconds(o.Duration), o.Reason)
