@@ -74,6 +74,9 @@ type Options struct {
 	// http.DefaultTransport); the cassette holds each request as the tool
 	// sent it. Tests route them to a local stub.
 	RecordTransport http.RoundTripper
+
+	// replaying: the tool's calls replay its cassette (set per tool).
+	replaying bool
 }
 
 // Outcome is one example's result.
@@ -247,6 +250,7 @@ func runTool(ctx context.Context, tr *ToolResult, opts Options) {
 			opts.Runner, opts.Getenv = r, c.Getenv
 			if c.Replaying {
 				opts.Offline = false // no network needed
+				opts.replaying = true
 			}
 		}
 	}
@@ -364,7 +368,10 @@ func testExample(ctx context.Context, t *spec.Tool, o *Outcome, opts *Options) {
 		checkError(o, expect.Error, err)
 		return
 	}
-	if msg := client.unused(); msg != "" && err == nil {
+	// A replay answers from the cassette without running the upstream
+	// server, which asks nothing then: the answers were used when it was
+	// recorded.
+	if msg := client.unused(); msg != "" && err == nil && !opts.replaying {
 		fail("%s", msg)
 		return
 	}
