@@ -159,12 +159,10 @@ func quotedSpan(span string) bool {
 // list at p: a line "- --" of its own in a block list, `"--", ` in a flow
 // list.
 func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
-	root := d.tree()
+	root, sp := locateAt(d, p)
 	if root == nil {
 		return nil
 	}
-	line, col := cursor(d, p)
-	sp := locate(root, line, col)
 	if sp.node == nil || len(sp.path) < 2 || !isIndex(sp.path[len(sp.path)-1]) || sp.path[len(sp.path)-2] != "command" {
 		return nil
 	}
@@ -184,12 +182,10 @@ func dashDashEdit(d *document, p protocol.Position) *protocol.TextEdit {
 // strictFalseEdit sets strict: false on the tool that holds p: the value
 // of its strict field when it has one, else a new field after its name.
 func strictFalseEdit(d *document, p protocol.Position) *protocol.TextEdit {
-	root := d.tree()
+	root, sp := locateAt(d, p)
 	if root == nil {
 		return nil
 	}
-	line, col := cursor(d, p)
-	sp := locate(root, line, col)
 	idx, _, tool := toolPath(root, sp.path)
 	if idx < 0 || tool == nil || tool.Kind != yaml.MappingNode {
 		return nil

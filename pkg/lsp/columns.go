@@ -93,17 +93,7 @@ func (ix *lineIndex) offset(p protocol.Position) int {
 	s := ix.lineText(line)
 	units := int(p.Character)
 	m := lastMark(ix.lineMarks(line), func(m colMark) bool { return m.u <= units && m.b <= len(s) })
-	i := m.b
-	units -= m.u
-	for i < len(s) && units > 0 {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		units -= utf16.RuneLen(r)
-		if units < 0 { // inside a surrogate pair: stay before it
-			break
-		}
-		i += size
-	}
-	return ix.starts[line] + i
+	return ix.starts[line] + advance(s, m.b, units-m.u)
 }
 
 // position is position(text, starts, off).

@@ -17,6 +17,16 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// locateAt is d's tree and the spot of its node at p; root is nil when
+// d has no tree (it does not parse).
+func locateAt(d *document, p protocol.Position) (root *yaml.Node, sp spot) {
+	if root = d.tree(); root == nil {
+		return nil, spot{}
+	}
+	line, col := cursor(d, p)
+	return root, locate(root, line, col)
+}
+
 // cursor converts an LSP position in d to a 1-based line and rune column.
 func cursor(d *document, p protocol.Position) (line, col int) {
 	starts, ix := d.lines(), d.index()
@@ -117,13 +127,8 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	if d == nil {
 		return nil, nil
 	}
-	root := d.tree()
-	if root == nil {
-		return nil, nil
-	}
-	line, col := cursor(d, params.Position)
-	sp := locate(root, line, col)
-	if sp.node == nil {
+	root, sp := locateAt(d, params.Position)
+	if root == nil || sp.node == nil {
 		return nil, nil
 	}
 	idx, rel, _ := toolPath(root, sp.path)
@@ -312,13 +317,20 @@ func relPath(root, path string) string {
 
 // --- definition and references ---------------------------------------------
 
-// nameAt is the tool name under the cursor: a reference to a tool, or a
-// tool's own name.
-func (s *Server) nameAt(d *document, p protocol.Position) (string, bool) {
-	if n := nameNodeAt(d, p); n != nil {
-		return n.Value, true
+// nameAt is the tool name under the cursor in the open document uri (a
+// reference to a tool, or a tool's own name) and the set of tools of its
+// project; ok false when the document is not open or p is on no name.
+func (s *Server) nameAt(uri string, p protocol.Position) (set *spec.Set, name string, ok bool) {
+	d := s.doc(uri)
+	if d == nil {
+		return nil, "", false
 	}
-	return "", false
+	n := nameNodeAt(d, p)
+	if n == nil {
+		return nil, "", false
+	}
+	set, _ = s.projectSet(d)
+	return set, n.Value, true
 }
 
 func (s *Server) location(texts sources, t *spec.Tool, ptr string) protocol.Location {
@@ -361,15 +373,10 @@ func (s *Server) docByPath(path string) *document {
 }
 
 func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) (any, error) {
-	d := s.doc(params.TextDocument.URI)
-	if d == nil {
-		return nil, nil
-	}
-	name, ok := s.nameAt(d, params.Position)
+	set, name, ok := s.nameAt(params.TextDocument.URI, params.Position)
 	if !ok {
 		return nil, nil
 	}
-	set, _ := s.projectSet(d)
 	out := []protocol.Location{}
 	texts := s.sources()
 	for _, t := range set.Lookup(name) {
@@ -402,15 +409,10 @@ func references(t *spec.Tool, fn func(ptr, name string)) {
 }
 
 func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
-	d := s.doc(params.TextDocument.URI)
-	if d == nil {
-		return nil, nil
-	}
-	name, ok := s.nameAt(d, params.Position)
+	set, name, ok := s.nameAt(params.TextDocument.URI, params.Position)
 	if !ok {
 		return nil, nil
 	}
-	set, _ := s.projectSet(d)
 	out := []protocol.Location{}
 	texts := s.sources()
 	for _, t := range set.Tools() {

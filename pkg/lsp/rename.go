@@ -23,12 +23,10 @@ const codeRequestFailed = -32803
 // nameNodeAt is the scalar under the cursor when it is a tool's name or a
 // reference to a tool (where definition and references find names).
 func nameNodeAt(d *document, p protocol.Position) *yaml.Node {
-	root := d.tree()
+	root, sp := locateAt(d, p)
 	if root == nil {
 		return nil
 	}
-	line, col := cursor(d, p)
-	sp := locate(root, line, col)
 	if sp.node == nil || sp.onKey || sp.node.Kind != yaml.ScalarNode {
 		return nil
 	}

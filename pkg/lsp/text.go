@@ -124,9 +124,12 @@ func offset(text string, starts []int, p protocol.Position) int {
 	if line >= len(starts) {
 		return len(text)
 	}
-	s := lineText(text, starts, line)
-	units := int(p.Character)
-	i := 0
+	return starts[line] + advance(lineText(text, starts, line), 0, int(p.Character))
+}
+
+// advance is the byte index in s that lies units UTF-16 code units
+// after byte index i (within s).
+func advance(s string, i, units int) int {
 	for i < len(s) && units > 0 {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		units -= utf16.RuneLen(r)
@@ -135,7 +138,7 @@ func offset(text string, starts []int, p protocol.Position) int {
 		}
 		i += size
 	}
-	return starts[line] + i
+	return i
 }
 
 // position is the LSP position of a byte offset.
