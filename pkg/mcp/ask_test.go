@@ -192,17 +192,7 @@ func TestAskHTTPAnswerChecks(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "asker.yaml"), []byte(strings.Replace(string(data), "entry:", "runtime:\n  timeout: 2s\nentry:", 1)), 0o644)
 	s, _ := newServer(t, dir, Options{})
 	url := serveHTTP(t, s, HTTPOptions{})
-	post := func(body string) *http.Response {
-		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
+	post := func(body string) *http.Response { return postMessage(t, url, body) }
 	resp := post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"asker","arguments":{"prompt":"hi"}}}`)
 	defer resp.Body.Close()
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
@@ -273,24 +263,7 @@ func TestRequestStateBound(t *testing.T) {
 // elicitation.
 func rawAskServe(t *testing.T, dir string) *rawSession {
 	t.Helper()
-	s, log := newServer(t, dir, Options{})
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- s.ServeStdio(context.Background(), inR, outW, time.Second)
-		outW.Close()
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		io.Copy(io.Discard, outR)
-		<-done
-	})
-	r := &rawSession{t: t, w: inW, br: bufio.NewReader(outR), log: log}
-	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{},"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
-	r.recv()
-	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return r
+	return rawServeWith(t, dir, Options{}, `{"sampling":{},"elicitation":{}}`)
 }
 
 // askRequest reads messages until a request to the client comes and
@@ -366,17 +339,7 @@ func TestAskHTTPMalformedAnswer(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "asker.yaml"), []byte(strings.Replace(string(data), "entry:", "runtime:\n  timeout: 20s\nentry:", 1)), 0o644)
 	s, _ := newServer(t, dir, Options{})
 	url := serveHTTP(t, s, HTTPOptions{})
-	post := func(body string) *http.Response {
-		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
+	post := func(body string) *http.Response { return postMessage(t, url, body) }
 	resp := post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"asker","arguments":{"prompt":"hi"}}}`)
 	defer resp.Body.Close()
 	br := bufio.NewReader(resp.Body)
@@ -401,4 +364,19 @@ func TestAskHTTPMalformedAnswer(t *testing.T) {
 	if !strings.Contains(string(rest), `"isError":true`) || !strings.Contains(string(rest), "its response is malformed") {
 		t.Errorf("the rest of the stream: %s", rest)
 	}
+}
+
+// postMessage POSTs one JSON-RPC message of protocol 2025-06-18 to the
+// endpoint at url; the caller reads and closes the response.
+func postMessage(t *testing.T, url, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }

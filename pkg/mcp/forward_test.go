@@ -23,20 +23,7 @@ import (
 // client, as a local tool's ctx.progress and ctx.log: progress under the
 // client's progressToken, log messages at the client's level.
 func TestServeForwardsUpstreamNotices(t *testing.T) {
-	dir := t.TempDir()
-	upstream := filepath.Join(dir, "upstream")
-	relay := filepath.Join(dir, "relay")
-	for _, d := range []string{upstream, relay} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write := func(path, data string) {
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(upstream, "reporter.yaml"), `name: reporter
+	upstream, relay := relayDirs(t, "reporter", `name: reporter
 description: Logs and reports progress. Use when testing notifications.
 category: custom
 entry:
@@ -50,25 +37,14 @@ entry:
       return "done";
     }
 `)
-	// the upstream server is this test binary as toolctl (the environment
-	// that makes it one is inherited)
-	server, _ := json.Marshal([]string{os.Args[0], "serve", "--no-lint", upstream})
-	write(filepath.Join(relay, "relay.yaml"), fmt.Sprintf(`name: relay
-description: Calls reporter upstream. Use when testing forwarded notifications.
-category: custom
-input_schema: {type: object, properties: {}}
-entry:
-  type: mcp
-  server: %s
-  tool: reporter
-`, server))
-
 	// the same tool, local: what the relay forwards must be what it sends
 	data, err := os.ReadFile(filepath.Join(upstream, "reporter.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(filepath.Join(relay, "reporter.yaml"), string(data))
+	if err := os.WriteFile(filepath.Join(relay, "reporter.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	withLog := []string{
 		`log info {"data":{"step":1},"message":"working"}`,
@@ -114,31 +90,9 @@ func notices(t *testing.T, dir, protocol, tool string) []string {
 			note(fmt.Sprintf("log %s %s", r.Params.Level, data))
 		},
 	})
-	c := toolctl("serve", "--no-lint", dir)
-	stderr := &lockedBuffer{}
-	c.Stderr = stderr
-	stdin, err := c.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		c.Process.Kill()
-		_ = c.Wait()
-	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: stdout, Writer: stdin}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
-	if err != nil {
-		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
-	}
-	defer cs.Close()
+	cs, stderr := serveClient(ctx, t, dir, protocol, client)
 	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
 		t.Fatal(err)
 	}
@@ -174,20 +128,7 @@ func notices(t *testing.T, dir, protocol, tool string) []string {
 // the answers back, on each protocol revision (from 2026-07-28 on, as
 // multi round-trip requests between serve and its client).
 func TestServeForwardsUpstreamAsks(t *testing.T) {
-	dir := t.TempDir()
-	upstream := filepath.Join(dir, "upstream")
-	relay := filepath.Join(dir, "relay")
-	for _, d := range []string{upstream, relay} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write := func(path, data string) {
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(upstream, "asker.yaml"), `name: asker
+	_, relay := relayDirs(t, "asker", `name: asker
 description: Asks the client's model and user. Use when testing forwarded requests.
 category: custom
 entry:
@@ -199,16 +140,6 @@ entry:
       return "model said " + s.content.text + "; user " + e.action + " " + e.content.username;
     }
 `)
-	server, _ := json.Marshal([]string{os.Args[0], "serve", "--no-lint", upstream})
-	write(filepath.Join(relay, "relay.yaml"), fmt.Sprintf(`name: relay
-description: Calls asker upstream. Use when testing forwarded requests.
-category: custom
-input_schema: {type: object, properties: {}}
-entry:
-  type: mcp
-  server: %s
-  tool: asker
-`, server))
 	for _, protocol := range []string{"2025-06-18", ""} {
 		t.Run("protocol="+protocol, func(t *testing.T) {
 			var mu sync.Mutex
@@ -227,25 +158,9 @@ entry:
 					return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada"}}, nil
 				},
 			})
-			c := toolctl("serve", "--no-lint", relay)
-			stderr := &lockedBuffer{}
-			c.Stderr = stderr
-			stdin, _ := c.StdinPipe()
-			stdout, _ := c.StdoutPipe()
-			if err := c.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				c.Process.Kill()
-				_ = c.Wait()
-			}()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: stdout, Writer: stdin}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
-			if err != nil {
-				t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
-			}
-			defer cs.Close()
+			cs, stderr := serveClient(ctx, t, relay, protocol, client)
 			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "relay", Arguments: map[string]any{}})
 			if err != nil {
 				t.Fatalf("call: %v\nstderr:\n%s", err, stderr)
@@ -260,4 +175,66 @@ entry:
 			}
 		})
 	}
+}
+
+// relayDirs writes the tool file upstreamTool (of the tool named tool)
+// into DIR/upstream and, into DIR/relay, relay.yaml: a tool with an mcp
+// entry that calls it on toolctl serve of DIR/upstream (this test binary
+// as toolctl: the environment that makes it one is inherited).
+func relayDirs(t *testing.T, tool, upstreamTool string) (upstream, relay string) {
+	t.Helper()
+	dir := t.TempDir()
+	upstream, relay = filepath.Join(dir, "upstream"), filepath.Join(dir, "relay")
+	server, _ := json.Marshal([]string{os.Args[0], "serve", "--no-lint", upstream})
+	files := map[string]string{
+		filepath.Join(upstream, tool+".yaml"): upstreamTool,
+		filepath.Join(relay, "relay.yaml"): fmt.Sprintf(`name: relay
+description: Calls %s upstream. Use when testing what a relay forwards.
+category: custom
+input_schema: {type: object, properties: {}}
+entry:
+  type: mcp
+  server: %s
+  tool: %s
+`, tool, server, tool),
+	}
+	for path, data := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return upstream, relay
+}
+
+// serveClient starts toolctl serve --no-lint dir and connects client to
+// it at protocol ("" the SDK's latest); both end with the test.
+func serveClient(ctx context.Context, t *testing.T, dir, protocol string, client *sdk.Client) (*sdk.ClientSession, *lockedBuffer) {
+	t.Helper()
+	c := toolctl("serve", "--no-lint", dir)
+	stderr := &lockedBuffer{}
+	c.Stderr = stderr
+	stdin, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Process.Kill()
+		_ = c.Wait()
+	})
+	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: stdout, Writer: stdin}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, stderr
 }

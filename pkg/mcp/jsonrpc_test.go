@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -168,14 +167,7 @@ func TestHTTPMalformed(t *testing.T) {
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	post := func(body string) (int, string, string) {
-		req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := postMessage(t, ts.URL+"/mcp", body)
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, resp.Header.Get("Content-Type"), strings.TrimSpace(string(data))
@@ -216,7 +208,7 @@ func TestHTTPMalformed(t *testing.T) {
 }
 
 // pipeRaw serves s over pipes with no handshake done.
-func pipeRaw(t *testing.T, s *Server, log *syncBuffer) *rawSession {
+func pipeRaw(t testing.TB, s *Server, log *syncBuffer) *rawSession {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -3,7 +3,6 @@ package mcp
 import (
 	"bufio"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,14 +89,7 @@ func TestHTTPNotificationsStream(t *testing.T) {
 	s, _ := newServer(t, reportTools(t), Options{})
 	url := serveHTTP(t, s, HTTPOptions{})
 	post := func(body string) (string, string) {
-		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := postMessage(t, url, body)
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(resp.Body)
 		return resp.Header.Get("Content-Type"), string(data)

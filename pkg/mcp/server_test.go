@@ -255,21 +255,16 @@ type rawSession struct {
 
 func rawServe(t testing.TB, dir string, opts Options) *rawSession {
 	t.Helper()
+	return rawServeWith(t, dir, opts, `{}`)
+}
+
+// rawServeWith is rawServe with a client that declares capabilities (a
+// JSON object).
+func rawServeWith(t testing.TB, dir string, opts Options, capabilities string) *rawSession {
+	t.Helper()
 	s, log := newServer(t, dir, opts)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- s.ServeStdio(context.Background(), inR, outW, time.Second)
-		outW.Close()
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		io.Copy(io.Discard, outR)
-		<-done
-	})
-	r := &rawSession{t: t, w: inW, br: bufio.NewReader(outR), log: log}
-	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r := pipeRaw(t, s, log)
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":` + capabilities + `,"clientInfo":{"name":"raw","version":"1"}}}`)
 	r.recv()
 	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return r
