@@ -174,23 +174,16 @@ func sdkAsker(req *sdk.CallToolRequest) run.Asker {
 		return nil
 	}
 	return askFunc(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		ir, err := inputRequest(method, params)
+		if err != nil {
+			return nil, err
+		}
 		var res any
-		var err error
-		switch method {
-		case run.MethodSample:
-			var p sdk.CreateMessageWithToolsParams
-			if err := json.Unmarshal(params, &p); err != nil {
-				return nil, fmt.Errorf("the sampling/createMessage params do not fit the MCP schema: %v", err)
-			}
-			res, err = ss.CreateMessageWithTools(ctx, &p)
-		case run.MethodElicit:
-			var p sdk.ElicitParams
-			if err := json.Unmarshal(params, &p); err != nil {
-				return nil, fmt.Errorf("the elicitation/create params do not fit the MCP schema: %v", err)
-			}
-			res, err = ss.Elicit(ctx, &p)
-		default:
-			return nil, fmt.Errorf("cannot send %s", method)
+		switch p := ir.(type) {
+		case *sdk.CreateMessageWithToolsParams:
+			res, err = ss.CreateMessageWithTools(ctx, p)
+		case *sdk.ElicitParams:
+			res, err = ss.Elicit(ctx, p)
 		}
 		if err != nil {
 			var we *jsonrpc.Error
@@ -204,4 +197,22 @@ func sdkAsker(req *sdk.CallToolRequest) run.Asker {
 		}
 		return json.Marshal(res)
 	})
+}
+
+// inputRequest decodes a tool's request to the client into the SDK's
+// params of method: *sdk.CreateMessageWithToolsParams or *sdk.ElicitParams.
+func inputRequest(method string, params json.RawMessage) (sdk.InputRequest, error) {
+	var ir sdk.InputRequest
+	switch method {
+	case run.MethodSample:
+		ir = &sdk.CreateMessageWithToolsParams{}
+	case run.MethodElicit:
+		ir = &sdk.ElicitParams{}
+	default:
+		return nil, fmt.Errorf("cannot send %s", method)
+	}
+	if err := json.Unmarshal(params, ir); err != nil {
+		return nil, fmt.Errorf("the %s params do not fit the MCP schema: %v", method, err)
+	}
+	return ir, nil
 }

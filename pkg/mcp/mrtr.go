@@ -56,22 +56,9 @@ func (m *roundTrip) Ask(ctx context.Context, method string, params json.RawMessa
 	if a, ok := m.answers[key]; ok {
 		return a, nil
 	}
-	var ir sdk.InputRequest
-	switch method {
-	case run.MethodSample:
-		var p sdk.CreateMessageWithToolsParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, fmt.Errorf("the sampling/createMessage params do not fit the MCP schema: %v", err)
-		}
-		ir = &p
-	case run.MethodElicit:
-		var p sdk.ElicitParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, fmt.Errorf("the elicitation/create params do not fit the MCP schema: %v", err)
-		}
-		ir = &p
-	default:
-		return nil, fmt.Errorf("cannot send %s", method)
+	ir, err := inputRequest(method, params)
+	if err != nil {
+		return nil, err
 	}
 	if m.needed == nil {
 		m.needed = sdk.InputRequestMap{}
