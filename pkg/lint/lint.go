@@ -374,9 +374,9 @@ func RunTools(name string, tools []*spec.Tool, cfg Config) []Finding {
 // per-tool rules run as each file is parsed, after which its syntax tree
 // and the parts of its tools no set rule reads are released: on large sets
 // memory stays a fraction of Load + Run's, for the same findings. A large
-// list (streamMin; JSON, or a YAML block sequence at the root) is checked
-// one tool at a time as it is parsed, and
-// each tool released in turn: it is never in memory as a whole tree. The
+// list (streamMin; JSON, or a YAML block sequence, at the root or as the
+// "tools" of a container) is checked one tool at a time as it is parsed,
+// and each tool released in turn: it is never in memory as a whole tree. The
 // set is returned for reporting (file list, sources); its tools are
 // partial (see Rule.SetReadsBody).
 func RunFiles(files []string, cfg Config) (*spec.Set, []Finding) {

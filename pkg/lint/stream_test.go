@@ -230,14 +230,23 @@ func TestStreamingSameFindings(t *testing.T) {
 	two, _ := json.Marshal([]any{42, tools[0]})
 	write("two.json", two)
 	compact, _ := json.Marshal(list)
-	write("trailing_comma.json", append(compact[:len(compact)-1], ",]"...))
-	write("surrogate.json", append(compact[:len(compact)-1], `,{"name":"x","description":"\ud800"}]`...))
-	write("second_value.json", append(compact, " []"...))
+	// Each a copy: an append to compact[:n] would write over compact.
+	edit := func(n int, tail string) []byte { return append(append([]byte{}, compact[:n]...), tail...) }
+	write("trailing_comma.json", edit(len(compact)-1, ",]"))
+	write("surrogate.json", edit(len(compact)-1, `,{"name":"x","description":"\ud800"}]`))
+	write("second_value.json", edit(len(compact), " []"))
+	// Containers: their "tools" list is streamed, with other keys (and
+	// collections) before and after it, unless the mapping is a tool.
 	write("object.json", []byte(`{"tools": `+string(compact)+`}`))
+	indented := encodings(t, map[string]any{"version": 1, "meta": map[string]any{"a": []any{1, map[string]any{"b": "c"}}}, "tools": list, "x_after": []any{map[string]any{"y": 1}}})["indent.json"]
+	write("container_keys.json", indented)
+	write("container_name.json", []byte(`{"tools": `+string(compact)+`, "name": "a_tool", "description": "Looks like a container and is a tool."}`))
+	write("container_two_lists.json", []byte(`{"tools": `+string(compact)+`, "tools": `+string(one)+`}`))
 	streamed := compareStreaming(t, files)
-	// The valid lists: five layouts, one.json and two.json.
-	if streamed != 7 {
-		t.Errorf("%d files streamed, want 7", streamed)
+	// The valid lists: five layouts, one.json, two.json and the two
+	// containers.
+	if streamed != 9 {
+		t.Errorf("%d files streamed, want 9", streamed)
 	}
 }
 
@@ -247,6 +256,7 @@ func TestStreamingSameFindingsCorpora(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
 		t.Skip("../shared/corpora is not present")
 	}
+	dir := t.TempDir()
 	var files []string
 	err := filepath.WalkDir(corpusDir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".json") {
@@ -258,6 +268,10 @@ func TestStreamingSameFindingsCorpora(t *testing.T) {
 		}
 		if b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n"); len(b) > 0 && b[0] == '[' {
 			files = append(files, p)
+			// The same list as the "tools" of a container.
+			q := filepath.Join(dir, fmt.Sprintf("container%d.json", len(files)))
+			files = append(files, q)
+			return os.WriteFile(q, append(append([]byte(`{"version": 1, "tools": `), b...), '}'), 0o644)
 		}
 		return nil
 	})
@@ -400,18 +414,25 @@ func TestStreamingSameFindingsYAML(t *testing.T) {
 	write("one.yaml", one)
 	two, _ := yaml.Marshal([]any{42, tools[0]})
 	write("two.yaml", two)
+	// Containers: the list under "tools" (indentless or indented), with
+	// other keys before and after it.
+	write("container.yaml", append([]byte("tools:\n"), text...))
+	indented := "version: 1\nmeta:\n  a: [1, {b: c}]\n  d:\n  - e\ntools:\n  " + strings.ReplaceAll(strings.TrimRight(string(text), "\n"), "\n", "\n  ") + "\nx_after:\n- y: 1\n"
+	write("container_keys.yaml", []byte(strings.ReplaceAll(indented, "\n  \n", "\n\n")))
 	// Not streamed: a second document, a tab, a key after the list, a
-	// flow list, a mapping at the root.
+	// flow list, a container that is a tool (name) or a flow one.
 	write("second_doc.yaml", append(append([]byte{}, text...), "---\n- name: x\n"...))
 	write("tab.yaml", append(append([]byte{}, text...), "- name:\tx\n"...))
 	write("key_after.yaml", append(append([]byte{}, text...), "name: x\n"...))
 	flow, _ := json.Marshal(list)
 	write("flow.yaml", flow)
-	write("container.yaml", append([]byte("tools:\n"), text...))
+	write("container_name.yaml", append(append([]byte("tools:\n"), text...), "name: a_tool\ndescription: Looks like a container and is a tool.\n"...))
+	write("container_flow.yaml", []byte(`{"tools": `+string(flow)+`}`))
 	streamed := compareStreaming(t, files)
-	// indent2, indent4, crlf, comments, fixtures, one, two.
-	if streamed != 7 {
-		t.Errorf("%d files streamed, want 7", streamed)
+	// indent2, indent4, crlf, comments, fixtures, one, two and the two
+	// containers.
+	if streamed != 9 {
+		t.Errorf("%d files streamed, want 9", streamed)
 	}
 }
 
@@ -459,11 +480,17 @@ func TestStreamingSameFindingsYAMLCorpora(t *testing.T) {
 	}
 	text, n := yamlListText(t, yamlFiles)
 	if n > 0 {
-		q := filepath.Join(dir, "corpus_yaml_files.yaml")
-		if err := os.WriteFile(q, text, 0o644); err != nil {
-			t.Fatal(err)
+		// The list at the root, and as the "tools" of a container.
+		for name, data := range map[string][]byte{
+			"corpus_yaml_files.yaml":           text,
+			"corpus_yaml_files_container.yaml": append([]byte("kind: tools\ntools:\n"), text...),
+		} {
+			q := filepath.Join(dir, name)
+			if err := os.WriteFile(q, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, q)
 		}
-		files = append(files, q)
 	}
 	if len(files) == 0 {
 		t.Fatal("no corpus list")

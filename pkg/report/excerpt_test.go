@@ -238,3 +238,42 @@ func TestExcerptLongLineChunks(t *testing.T) {
 		t.Error("fixture: no windowed excerpt")
 	}
 }
+
+// TestExcerptLongLineCloseFindings: findings close together on a long line
+// (a minified list with a finding every few hundred characters) cost the
+// line once, not the line up to each finding: the chunk of each excerpt
+// starts before the end of the previous one, and the cursor goes back to
+// it instead of starting over at the line's start (3 s for 540 findings
+// on a 10 MB line). The excerpts are those of the line converted whole.
+func TestExcerptLongLineCloseFindings(t *testing.T) {
+	var text strings.Builder
+	var findings []diag.Diagnostic
+	runes := 0
+	for i := 0; text.Len() < 400_000; i++ {
+		piece := fmt.Sprintf(`"k%d":"ツール😀 %d é x",`, i, i)
+		if i%25 == 0 {
+			findings = append(findings, diag.Diagnostic{File: "l.json", Span: cols(runes+1, runes+8), Severity: diag.Error, Rule: "r", Message: "m"})
+		}
+		text.WriteString(piece)
+		runes += utf8.RuneCountInString(piece)
+	}
+	file := spec.ParseFile("l.json", []byte(text.String()))
+	var lines lineCache
+	var chunked bytes.Buffer
+	for _, f := range findings {
+		writeExcerpt(&chunked, newTextStyles(&chunked, false), f, &lines, file)
+	}
+	if limit := runes + len(findings)*8*excerptMaxRunes; lines.walked > limit {
+		t.Errorf("%d findings on a line of %d runes: the cursor moved over %d runes, want at most %d", len(findings), runes, lines.walked, limit)
+	}
+	defer func(n int) { longLine = n }(longLine)
+	longLine = 1 << 30
+	var whole bytes.Buffer
+	lines = lineCache{}
+	for _, f := range findings {
+		writeExcerpt(&whole, newTextStyles(&whole, false), f, &lines, file)
+	}
+	if !bytes.Equal(chunked.Bytes(), whole.Bytes()) {
+		t.Errorf("chunked excerpts differ from whole-line ones")
+	}
+}

@@ -135,6 +135,7 @@ type lineCache struct {
 	long           string // the masked text of a long line; "" otherwise
 	runes          int    // its rune count
 	curRune, curAt int    // a rune index of long and its byte offset
+	walked         int    // runes the cursor has moved over (for the tests)
 }
 
 // longLine is the length in bytes past which a line is converted to runes
@@ -184,15 +185,28 @@ func (c *lineCache) line(src *spec.File, n, start, end int) (rs []rune, off, tot
 }
 
 // byteAt is the byte offset of rune index i of the long line, found from
-// the cursor (forward) or the line's start (backward).
+// the cursor, forward or back (UTF-8 decodes backwards too), or from the
+// line's start when that is nearer. Each excerpt asks for the start of
+// its chunk, before the end of the previous one: going back from the
+// cursor keeps that to the chunk's length, where starting over from the
+// line's start cost the whole line for every finding on it.
 func (c *lineCache) byteAt(i int) int {
 	if i < c.curRune {
-		c.curRune, c.curAt = 0, 0
+		if c.curRune-i > i {
+			c.curRune, c.curAt = 0, 0
+		}
+		for c.curRune > i {
+			_, size := utf8.DecodeLastRuneInString(c.long[:c.curAt])
+			c.curAt -= size
+			c.curRune--
+			c.walked++
+		}
 	}
 	for c.curRune < i && c.curAt < len(c.long) {
 		_, size := utf8.DecodeRuneInString(c.long[c.curAt:])
 		c.curAt += size
 		c.curRune++
+		c.walked++
 	}
 	return c.curAt
 }

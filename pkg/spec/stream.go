@@ -16,9 +16,11 @@ type streamer struct {
 
 // LoadFilesStream is LoadFilesFunc for a reader that checks one tool at a
 // time, so that a large list is never in memory as a whole syntax tree.
-// A file of at least streamMin bytes (0: none) whose top level is a list
-// (a .json file, or a YAML file whose root is a block sequence that the
-// fast YAML parser takes) is decoded one element at a time, once the whole
+// A file of at least streamMin bytes (0: none) whose top level is a list,
+// or a container ({tools: [...]}, see ContainerTools) whose "tools" is one
+// (a .json file, or a YAML file whose root is a block sequence or a block
+// mapping that the fast YAML parser takes) is decoded one element of the
+// list at a time, once the whole
 // text is known to be valid (JSON, or YAML that parser vouches for): tool
 // is called on each of its tools, in order and in
 // the worker that parses the file, while the tool's syntax tree is there
@@ -43,27 +45,29 @@ func LoadFilesStream(files []string, streamMin int, tool func(i int, t *Tool), e
 }
 
 // streamList reads data, the text of a .json file, as a list of tools
-// handed to d.stream one at a time. It reports false, having done nothing,
-// when the text is not a non-empty JSON list ParseJSON takes: the caller
-// reads it as any other file (and says what is wrong with it).
+// handed to d.stream one at a time: a list at the root, or the "tools"
+// list of a container ({"tools": [...]}). It reports false, having done
+// nothing, when the text is neither, or not JSON that ParseJSON takes: the
+// caller reads it as any other file (and says what is wrong with it).
 func (f *File) streamList(d *decoder, data []byte) bool {
-	return f.streamItems(d, func(each func(int, *yaml.Node)) (bool, *fastnode.SurrogateError, bool) {
+	return f.streamItems(d, func(each func(fastnode.ListAt, int, *yaml.Node)) (fastnode.ListAt, *fastnode.SurrogateError, bool) {
 		return fastnode.ParseJSONList(data, each)
 	})
 }
 
 // streamYAMLList is streamList for a YAML file whose root is a block
-// sequence that ParseYAML takes (fastnode.ParseYAMLList).
+// sequence, or a block mapping whose "tools" is one, that ParseYAML takes
+// (fastnode.ParseYAMLList).
 func (f *File) streamYAMLList(d *decoder, data []byte) bool {
-	return f.streamItems(d, func(each func(int, *yaml.Node)) (bool, *fastnode.SurrogateError, bool) {
-		isList, ok := fastnode.ParseYAMLList(data, each)
-		return isList, nil, ok
+	return f.streamItems(d, func(each func(fastnode.ListAt, int, *yaml.Node)) (fastnode.ListAt, *fastnode.SurrogateError, bool) {
+		at, ok := fastnode.ParseYAMLList(data, each)
+		return at, nil, ok
 	})
 }
 
 // streamItems hands the tools of the list that parse reads, one element at
 // a time, to d.stream (see streamList).
-func (f *File) streamItems(d *decoder, parse func(each func(int, *yaml.Node)) (isList bool, bad *fastnode.SurrogateError, ok bool)) bool {
+func (f *File) streamItems(d *decoder, parse func(each func(fastnode.ListAt, int, *yaml.Node)) (fastnode.ListAt, *fastnode.SurrogateError, bool)) bool {
 	var pending *Tool
 	handOver := func() {
 		d.stream.tool(pending)
@@ -71,9 +75,13 @@ func (f *File) streamItems(d *decoder, parse func(each func(int, *yaml.Node)) (i
 		pending = nil
 	}
 	index := 0
-	isList, bad, ok := parse(func(i int, item *yaml.Node) {
+	at, bad, ok := parse(func(at fastnode.ListAt, i int, item *yaml.Node) {
+		prefix := "/"
+		if at == fastnode.ToolsList {
+			prefix = "/tools/"
+		}
 		n := len(f.Tools)
-		index = f.listItem(d, item, "/"+strconv.Itoa(i), index)
+		index = f.listItem(d, item, prefix+strconv.Itoa(i), index)
 		if len(f.Tools) > n {
 			// Held back until the next tool is in f.Tools: a check of
 			// the first one sees that the file has more than one.
@@ -84,7 +92,7 @@ func (f *File) streamItems(d *decoder, parse func(each func(int, *yaml.Node)) (i
 		}
 	})
 	switch {
-	case !isList:
+	case at == fastnode.NoList:
 		return false
 	case bad != nil:
 		f.surrogateError(bad)

@@ -67,34 +67,54 @@ func parseJSONMode(data []byte, strict bool) (*yaml.Node, *SurrogateError, bool)
 	return p.build(), nil, true
 }
 
+// ListAt says where the list of tools that ParseJSONList and ParseYAMLList
+// hand over one element at a time is.
+type ListAt int
+
+const (
+	// NoList: no list to hand over (the root is no list and no
+	// container, the list is empty or a flow list in YAML, or the text
+	// is refused); each was not called, and the caller reads the file
+	// otherwise.
+	NoList ListAt = iota
+	// RootList: the document is the list.
+	RootList
+	// ToolsList: the document is a container, a mapping with one "tools"
+	// key and no "name" key (spec.ContainerTools), and the list is its
+	// "tools"; its other values are not handed over.
+	ToolsList
+)
+
 // ParseJSONList reads data as ParseJSON does when its top-level value is a
-// non-empty list (isList; else each is not called and the caller reads the
-// file otherwise), one element at a time: it calls each with every
-// element's subtree, in order, built and positioned exactly as ParseJSON
-// builds it, and keeps no reference to it once each returns, so that a
-// large list is never in memory as a whole tree. The document is checked
-// whole first (without building any tree): each is called only when
-// ParseJSON would take the document (ok), never for one it refuses (bad,
-// or ok=false) however far into the text the problem is.
-func ParseJSONList(data []byte, each func(i int, item *yaml.Node)) (isList bool, bad *SurrogateError, ok bool) {
-	n, bad, ok := parseJSONList(data, nil)
-	if n == 0 {
-		return false, nil, false
+// non-empty list, or a container whose "tools" is one (at; else each is
+// not called and the caller reads the file otherwise), one element at a
+// time: it calls each with at and every element's subtree, in order,
+// built and positioned exactly as ParseJSON builds it, and keeps no
+// reference to it once each returns, so that a large list is never in memory as a whole
+// tree. The document is checked whole first (without building any tree):
+// each is called only when ParseJSON would take the document (ok), never
+// for one it refuses (bad, or ok=false) however far into the text the
+// problem is.
+func ParseJSONList(data []byte, each func(at ListAt, i int, item *yaml.Node)) (at ListAt, bad *SurrogateError, ok bool) {
+	at, n, bad, ok := parseJSONList(data, nil)
+	if n == 0 || at == NoList {
+		return NoList, nil, false
 	}
 	if !ok || each == nil {
-		return true, bad, ok
+		return at, bad, ok
 	}
-	_, bad, ok = parseJSONList(data, each)
-	return true, bad, ok
+	_, _, bad, ok = parseJSONList(data, func(i int, item *yaml.Node) { each(at, i, item) })
+	return at, bad, ok
 }
 
-// parseJSONList parses a strict JSON document whose top level is a list,
-// handing each element to each (nil: checking only) as soon as it is
-// parsed, then forgetting it. n is the number of elements, 0 when the top
-// level is not a list (or an empty one).
-func parseJSONList(data []byte, each func(i int, item *yaml.Node)) (n int, bad *SurrogateError, ok bool) {
+// parseJSONList parses a strict JSON document whose top level is a list
+// or a mapping, handing each element of the list, or of the mapping's
+// "tools" list, to each (nil: checking only) as soon as it is parsed,
+// then forgetting it. n is the number of elements handed over; at is
+// NoList when a mapping is no container (see ListAt).
+func parseJSONList(data []byte, each func(i int, item *yaml.Node)) (at ListAt, n int, bad *SurrogateError, ok bool) {
 	if len(data) > MaxInput {
-		return 0, nil, false
+		return NoList, 0, nil, false
 	}
 	p := jsonParsers.Get().(*jsonParser)
 	defer p.release()
@@ -103,27 +123,74 @@ func parseJSONList(data []byte, each func(i int, item *yaml.Node)) (n int, bad *
 	if bytes.HasPrefix(data, bom) {
 		p.pos, p.lineStart = len(bom), len(bom)
 	}
-	if !p.skipSpace() || p.pos >= len(data) || data[p.pos] != '[' {
-		return 0, nil, false
+	if !p.skipSpace() || p.pos >= len(data) || data[p.pos] != '[' && data[p.pos] != '{' {
+		return NoList, 0, nil, false
 	}
-	// The top-level list is node 0, as in ParseJSON node 1 (after the
-	// document): each element is nodes 1.. until emit drops it.
-	p.emit = func() {
+	// The root is node 0, as in ParseJSON node 1 (after the document).
+	at = RootList
+	p.emitAt = 0
+	if data[p.pos] == '{' {
+		at, p.emitAt = ToolsList, -1 // object sets it at the "tools" key
+	}
+	p.emit = p.emitter(each, &n)
+	defer func() { p.emit = nil }()
+	if !p.value() || !p.skipSpace() || p.pos != len(data) {
+		return at, n, p.bad, false
+	}
+	if at == ToolsList && !p.container(0) {
+		at = NoList
+	}
+	return at, n, nil, true
+}
+
+// emitter returns the emit of a parse that hands each element of the list
+// p.emitAt to each (nil: checking only), counting them in *n: the element
+// is nodes p.emitAt+1.., built, then dropped with what it added to kids
+// and stack.
+func (p *jsonParser) emitter(each func(i int, item *yaml.Node), n *int) func() {
+	return func() {
+		base := p.emitAt + 1
 		if each != nil {
-			each(n, p.buildFrom(1))
+			each(*n, p.buildFrom(base, p.emitKids))
 		}
-		n++
-		clear(p.nodes[1:]) // drop the strings
-		p.nodes, p.kids, p.stack = p.nodes[:1], p.kids[:0], p.stack[:0]
+		*n++
+		clear(p.nodes[base:]) // drop the strings
+		p.nodes, p.kids, p.stack = p.nodes[:base], p.kids[:p.emitKids], p.stack[:p.emitStack]
 		if len(p.strs) > 4096 {
 			clear(p.strs)
 		}
 	}
-	defer func() { p.emit = nil }()
-	if !p.value() || !p.skipSpace() || p.pos != len(data) {
-		return n, p.bad, false
+}
+
+// streamed reports whether the list that is node n is the one whose
+// elements are handed over, and marks where its elements start.
+func (p *jsonParser) streamed(n int32) bool {
+	if p.emit == nil || n != p.emitAt {
+		return false
 	}
-	return n, nil, true
+	p.emitKids, p.emitStack = len(p.kids), len(p.stack)
+	return true
+}
+
+// container reports whether the mapping that is node m, parsed whole but
+// for its streamed list, is a container of tools as spec.ContainerTools
+// reads one: no "name" key, and the streamed list the value of its only
+// "tools" key.
+func (p *jsonParser) container(m int32) bool {
+	root := &p.nodes[m]
+	tools := 0
+	for i := int32(0); i+1 < root.nkids; i += 2 {
+		switch p.nodes[p.kids[root.kids+i]].value {
+		case "name":
+			return false
+		case "tools":
+			tools++
+			if p.kids[root.kids+i+1] != p.emitAt {
+				return false
+			}
+		}
+	}
+	return tools == 1
 }
 
 // SurrogateError is a \u escape of half a UTF-16 surrogate pair without
@@ -220,9 +287,12 @@ type jsonParser struct {
 	kids  []int32           // each container's children, contiguous
 	buf   []byte            // unescaping scratch
 	strs  map[string]string // short strings already allocated
-	// emit, when set, takes each element of the top-level list (depth 1)
-	// as soon as it is parsed: ParseJSONList.
-	emit func()
+	// emit, when set, takes each element of the list that is node emitAt
+	// as soon as it is parsed (ParseJSONList, ParseYAMLList); emitKids and
+	// emitStack are the lengths of kids and stack when that list started.
+	emit                func()
+	emitAt              int32
+	emitKids, emitStack int
 }
 
 // jnode is a node before it is built: the number of nodes is known only
@@ -273,14 +343,15 @@ func (p *jsonParser) close(i int32, k int) {
 }
 
 // build allocates the yaml.Nodes; node 0 is the document.
-func (p *jsonParser) build() *yaml.Node { return p.buildFrom(0) }
+func (p *jsonParser) build() *yaml.Node { return p.buildFrom(0, 0) }
 
 // buildFrom allocates the yaml.Nodes of nodes base.. (a subtree whose root
-// is node base; every child index in p.kids is in it) and returns its root.
-func (p *jsonParser) buildFrom(base int32) *yaml.Node {
+// is node base, whose children are p.kids[kbase:], all of them in it) and
+// returns its root.
+func (p *jsonParser) buildFrom(base int32, kbase int) *yaml.Node {
 	out := make([]yaml.Node, int32(len(p.nodes))-base)
-	ptrs := make([]*yaml.Node, len(p.kids))
-	for i, k := range p.kids {
+	ptrs := make([]*yaml.Node, len(p.kids)-kbase)
+	for i, k := range p.kids[kbase:] {
 		ptrs[i] = &out[k-base]
 	}
 	for i := range out {
@@ -291,8 +362,9 @@ func (p *jsonParser) buildFrom(base int32) *yaml.Node {
 		if j.nkids > 0 {
 			// Capped, so that an append by a user reallocates instead
 			// of overwriting the next node's children.
-			end := j.kids + j.nkids
-			n.Content = ptrs[j.kids:end:end]
+			start := j.kids - int32(kbase)
+			end := start + j.nkids
+			n.Content = ptrs[start:end:end]
 		}
 	}
 	return &out[0]
@@ -435,6 +507,9 @@ func (p *jsonParser) object(n int32) bool {
 		if !p.skipSpace() {
 			return false
 		}
+		if p.emit != nil && p.depth == 1 && v == "tools" {
+			p.emitAt = int32(len(p.nodes)) // a container's list: streamed
+		}
 		if !p.value() {
 			return false
 		}
@@ -473,13 +548,14 @@ func (p *jsonParser) array(n int32) bool {
 		p.depth--
 		return true
 	}
+	stream := p.streamed(n)
 	for {
 		if !p.value() {
 			return false
 		}
 		k++
-		if p.emit != nil && p.depth == 1 {
-			p.emit() // an element of the top-level list: forgotten
+		if stream {
+			p.emit() // an element of the streamed list: forgotten
 			k = 0
 		}
 		if !p.skipSpace() || p.pos >= len(p.data) {

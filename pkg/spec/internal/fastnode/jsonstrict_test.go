@@ -298,23 +298,26 @@ func TestFindUnpairedSurrogate(t *testing.T) {
 }
 
 // checkList: ParseJSONList takes what ParseJSON takes, when it is a
-// non-empty list, and hands over each element's tree as ParseJSON builds
-// it; it refuses what ParseJSON refuses, with the same surrogate error,
-// before handing over anything.
+// non-empty list or a container whose "tools" is one, and hands over each
+// element's tree as ParseJSON builds it; it refuses what ParseJSON
+// refuses, with the same surrogate error, before handing over anything.
 func checkList(t *testing.T, name string, data []byte, doc *yaml.Node, bad *fastnode.SurrogateError, ok bool) {
 	t.Helper()
 	var items []*yaml.Node
-	isList, lbad, lok := fastnode.ParseJSONList(data, func(i int, item *yaml.Node) {
+	at, lbad, lok := fastnode.ParseJSONList(data, func(at fastnode.ListAt, i int, item *yaml.Node) {
 		if i != len(items) {
 			t.Errorf("%s: element %d handed over as %d", name, len(items), i)
 		}
 		items = append(items, item)
 	})
-	wantList := ok && doc.Content[0].Kind == yaml.SequenceNode && len(doc.Content[0].Content) > 0
+	wantAt, want := fastnode.NoList, []*yaml.Node(nil)
+	if ok {
+		wantAt, want = listIn(doc.Content[0], false)
+	}
 	switch {
-	case ok && isList != wantList:
-		t.Errorf("%s: ParseJSONList says list %v, ParseJSON's tree %v", name, isList, wantList)
-	case !isList:
+	case ok && at != wantAt:
+		t.Errorf("%s: ParseJSONList says %v, ParseJSON's tree %v", name, at, wantAt)
+	case at == fastnode.NoList:
 		if len(items) > 0 {
 			t.Errorf("%s: ParseJSONList handed over %d elements of no list", name, len(items))
 		}
@@ -325,7 +328,6 @@ func checkList(t *testing.T, name string, data []byte, doc *yaml.Node, bad *fast
 			t.Errorf("%s: ParseJSONList handed over %d elements of a document ParseJSON refuses", name, len(items))
 		}
 	default:
-		want := doc.Content[0].Content
 		if len(items) != len(want) {
 			t.Errorf("%s: ParseJSONList handed over %d elements, ParseJSON has %d", name, len(items), len(want))
 			return
@@ -337,4 +339,38 @@ func checkList(t *testing.T, name string, data []byte, doc *yaml.Node, bad *fast
 			}
 		}
 	}
+}
+
+// listIn is where ParseJSONList and ParseYAMLList (blockOnly: their lists
+// and containers are block collections) must find a list of tools in the
+// tree root, as spec reads it: root itself when it is a non-empty list; a
+// non-empty "tools" list when root is a mapping with no "name" key and
+// one "tools" key.
+func listIn(root *yaml.Node, blockOnly bool) (fastnode.ListAt, []*yaml.Node) {
+	if blockOnly && root.Style&yaml.FlowStyle != 0 {
+		return fastnode.NoList, nil
+	}
+	switch root.Kind {
+	case yaml.SequenceNode:
+		if len(root.Content) > 0 {
+			return fastnode.RootList, root.Content
+		}
+	case yaml.MappingNode:
+		var list *yaml.Node
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			switch root.Content[i].Value {
+			case "name":
+				return fastnode.NoList, nil
+			case "tools":
+				if list != nil {
+					return fastnode.NoList, nil
+				}
+				list = root.Content[i+1]
+			}
+		}
+		if list != nil && list.Kind == yaml.SequenceNode && len(list.Content) > 0 && (!blockOnly || list.Style&yaml.FlowStyle == 0) {
+			return fastnode.ToolsList, list.Content
+		}
+	}
+	return fastnode.NoList, nil
 }

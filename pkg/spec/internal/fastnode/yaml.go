@@ -99,55 +99,58 @@ func startYAML(data []byte) (*yamlParser, string) {
 }
 
 // ParseYAMLList reads data as ParseYAML does when its root is a block
-// sequence (isList; else each is not called and the caller reads the file
-// otherwise), one element at a time: it calls each with every element's
-// subtree, in order, built and positioned exactly as ParseYAML builds it,
-// and keeps no reference to it once each returns, so that a large list is
-// never in memory as a whole tree. The document is checked whole first
-// (without building any tree): each is called only when ParseYAML would
-// take the document (ok), never for one it refuses, however far into the
-// text the reason is.
-func ParseYAMLList(data []byte, each func(i int, item *yaml.Node)) (isList, ok bool) {
-	n, ok := parseYAMLList(data, nil)
-	if n == 0 {
-		return false, false
+// sequence, or a container (a block mapping, see ListAt) whose "tools" is
+// a block sequence (at; else each is not called and the caller reads the
+// file otherwise), one element at a time: it calls each with at and every
+// element's subtree, in order, built and positioned exactly as ParseYAML
+// builds it, and keeps no reference to it once each returns, so that a
+// large list is never in memory as a whole tree. The document is checked
+// whole first (without building any tree): each is called only when
+// ParseYAML would take the document (ok), never for one it refuses,
+// however far into the text the reason is.
+func ParseYAMLList(data []byte, each func(at ListAt, i int, item *yaml.Node)) (at ListAt, ok bool) {
+	at, n, ok := parseYAMLList(data, nil)
+	if n == 0 || at == NoList {
+		return NoList, false
 	}
 	if !ok || each == nil {
-		return true, ok
+		return at, ok
 	}
-	_, ok = parseYAMLList(data, each)
-	return true, ok
+	_, _, ok = parseYAMLList(data, func(i int, item *yaml.Node) { each(at, i, item) })
+	return at, ok
 }
 
-// parseYAMLList parses a document whose root is a block sequence, handing
-// each element to each (nil: checking only) as soon as it is parsed, then
-// forgetting it. n is the number of elements parsed, 0 when the root is
-// not a block sequence.
-func parseYAMLList(data []byte, each func(i int, item *yaml.Node)) (n int, ok bool) {
+// parseYAMLList parses a document whose root is a block sequence or a
+// block mapping, handing each element of the sequence, or of the
+// mapping's "tools" sequence, to each (nil: checking only) as soon as it
+// is parsed, then forgetting it. n is the number of elements handed over;
+// at is NoList when the root is neither, or a mapping no container.
+func parseYAMLList(data []byte, each func(i int, item *yaml.Node)) (at ListAt, n int, ok bool) {
 	p, _ := startYAML(data)
 	if p == nil {
-		return 0, false
+		return NoList, 0, false
 	}
 	defer p.release()
-	if i := p.pos; p.data[i] != '-' || !blankz(p.data, i+1) {
-		return 0, false
-	}
-	// The document is node 0 and the list node 1: each element is nodes
-	// 2.. until emit drops it.
-	p.node(yaml.DocumentNode, 0, "", p.docLine, p.docCol)
-	p.emit = func() {
-		if each != nil {
-			each(n, p.buildFrom(2))
+	// The document is node 0 and the root node 1.
+	switch i := p.pos; {
+	case p.data[i] == '-' && blankz(p.data, i+1):
+		at, p.emitAt = RootList, 1
+	default:
+		if _, colon := p.keyAt(i); colon < 0 {
+			return NoList, 0, false
 		}
-		n++
-		clear(p.nodes[2:]) // drop the strings
-		p.nodes, p.kids, p.stack = p.nodes[:2], p.kids[:0], p.stack[:0]
+		at, p.emitAt = ToolsList, -1 // mapping sets it at the "tools" key
 	}
+	p.node(yaml.DocumentNode, 0, "", p.docLine, p.docCol)
+	p.emit = p.emitter(each, &n)
 	defer func() { p.emit = nil }()
 	if !p.block(-1) || p.col >= 0 {
-		return n, false
+		return at, n, false
 	}
-	return n, true
+	if at == ToolsList && !p.container(1) {
+		at = NoList
+	}
+	return at, n, true
 }
 
 // yamlMaxDepth bounds nesting (yaml.v3 allows 10000 levels); deeper input
@@ -461,6 +464,9 @@ func (p *yamlParser) mapping(col, end, colon int) bool {
 		}
 		line, c := p.line, p.column(colon)+1
 		p.pos = colon + 1
+		if p.emit != nil && p.depth == 1 && p.nodes[len(p.nodes)-1].value == "tools" {
+			p.emitAt = int32(len(p.nodes)) // a container's list: streamed
+		}
 		if !p.value(col, line, c, false) {
 			return false
 		}
@@ -490,6 +496,7 @@ func (p *yamlParser) sequence(col int, indentless bool) bool {
 	}
 	data := p.data
 	s := p.node(yaml.SequenceNode, 0, "!!seq", p.line, p.column(p.pos))
+	stream := p.streamed(s)
 	k := 0
 	for {
 		line, c := p.line, p.column(p.pos)+1
@@ -498,8 +505,8 @@ func (p *yamlParser) sequence(col int, indentless bool) bool {
 			return false
 		}
 		k++
-		if p.emit != nil && p.depth == 1 {
-			p.emit() // an element of the root list: forgotten
+		if stream {
+			p.emit() // an element of the streamed list: forgotten
 			k = 0
 		}
 		if p.col < col {

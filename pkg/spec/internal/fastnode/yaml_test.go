@@ -842,13 +842,14 @@ func TestYAMLText(t *testing.T) {
 }
 
 // checkYAMLList: ParseYAMLList takes what ParseYAML takes (fast, nil when
-// it refuses) when its root is a block sequence, and hands over each
-// element's tree as ParseYAML builds it; it hands over nothing of a
-// document ParseYAML refuses, however late the reason comes.
+// it refuses) when its root is a block sequence or a container whose
+// "tools" is one, and hands over each element's tree as ParseYAML builds
+// it; it hands over nothing of a document ParseYAML refuses, however late
+// the reason comes.
 func checkYAMLList(t *testing.T, name string, data []byte, fast *yaml.Node) {
 	t.Helper()
 	var items []*yaml.Node
-	isList, ok := fastnode.ParseYAMLList(data, func(i int, item *yaml.Node) {
+	at, ok := fastnode.ParseYAMLList(data, func(at fastnode.ListAt, i int, item *yaml.Node) {
 		if i != len(items) {
 			t.Errorf("%s: element %d handed over as %d", name, len(items), i)
 		}
@@ -860,22 +861,21 @@ func checkYAMLList(t *testing.T, name string, data []byte, fast *yaml.Node) {
 		}
 		return
 	}
-	root := fast.Content[0]
-	wantList := root.Kind == yaml.SequenceNode && root.Style&yaml.FlowStyle == 0
+	wantAt, want := listIn(fast.Content[0], true)
 	switch {
-	case isList != wantList:
-		t.Errorf("%s: ParseYAMLList says list %v, ParseYAML's tree %v", name, isList, wantList)
-	case !isList:
+	case at != wantAt:
+		t.Errorf("%s: ParseYAMLList says %v, ParseYAML's tree %v", name, at, wantAt)
+	case at == fastnode.NoList:
 		if len(items) > 0 {
 			t.Errorf("%s: ParseYAMLList handed over %d elements of no list", name, len(items))
 		}
 	case !ok:
 		t.Errorf("%s: ParseYAMLList refuses a list ParseYAML takes", name)
-	case len(items) != len(root.Content):
-		t.Errorf("%s: ParseYAMLList handed over %d elements, ParseYAML has %d", name, len(items), len(root.Content))
+	case len(items) != len(want):
+		t.Errorf("%s: ParseYAMLList handed over %d elements, ParseYAML has %d", name, len(items), len(want))
 	default:
 		for i := range items {
-			if d := yamlNodeDiff(fmt.Sprintf("/%d", i), items[i], root.Content[i]); d != "" {
+			if d := yamlNodeDiff(fmt.Sprintf("/%d", i), items[i], want[i]); d != "" {
 				t.Errorf("%s: ParseYAMLList's element differs from ParseYAML's: %s", name, d)
 				return
 			}
@@ -894,9 +894,9 @@ func TestYAMLListLateRefusal(t *testing.T) {
 		"- a: 1\n - b: 2\n",
 	} {
 		n := 0
-		isList, ok := fastnode.ParseYAMLList([]byte(src), func(int, *yaml.Node) { n++ })
+		at, ok := fastnode.ParseYAMLList([]byte(src), func(fastnode.ListAt, int, *yaml.Node) { n++ })
 		if ok || n > 0 {
-			t.Errorf("%q: list %v, ok %v, %d elements handed over; want it refused, none", src, isList, ok, n)
+			t.Errorf("%q: list %v, ok %v, %d elements handed over; want it refused, none", src, at, ok, n)
 		}
 		checkYAMLNode(t, fmt.Sprintf("%q", src), []byte(src))
 	}
@@ -936,5 +936,73 @@ func TestYAMLLongNonASCIILine(t *testing.T) {
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatal("20000 parameters on a line: not parsed in a minute")
+	}
+}
+
+// Containers ({tools: [...]}) in YAML and JSON, with other keys (and
+// collections, whose children sit before the list's in the parser's
+// buffers) before and after the list: ParseYAMLList and ParseJSONList hand
+// over the elements of "tools" exactly as the whole tree has them, and
+// nothing of a mapping that is a tool (a "name" key, wherever it is), has
+// two "tools", or whose "tools" is no block list.
+func TestListContainers(t *testing.T) {
+	yamlCases := []struct {
+		src  string
+		want fastnode.ListAt
+	}{
+		{"tools:\n- name: a\n  x: [1, 2]\n- name: b\n", fastnode.ToolsList},
+		{"tools:\n  - name: a\n    nested:\n      - 1\n      - {k: v}\n  - name: b\n", fastnode.ToolsList},
+		{"version: 1\nmeta:\n  a: [1, 2, {b: c}]\n  d:\n  - e\ntools:\n- name: a\n- name: b\nafter:\n  - x: 1\n", fastnode.ToolsList},
+		{"tools:\n- 1\n- [a, b]\n- name: c\n", fastnode.ToolsList},
+		{"tools:\n- name: a\nname: not a container\n", fastnode.NoList},
+		{"name: t\ntools:\n- name: a\n", fastnode.NoList},
+		{"tools: [a, b]\n", fastnode.NoList},
+		{"tools: []\n", fastnode.NoList},
+		{"tools:\n", fastnode.NoList},
+		{"tools:\n  name: a\n", fastnode.NoList},
+		{"other:\n- a\n- b\n", fastnode.NoList},
+		{"x:\n  tools:\n  - a\n", fastnode.NoList},
+		{"- tools:\n  - a\n", fastnode.RootList},
+	}
+	for _, tc := range yamlCases {
+		checkYAMLNode(t, fmt.Sprintf("%q", tc.src), []byte(tc.src))
+		n := 0
+		at, ok := fastnode.ParseYAMLList([]byte(tc.src), func(fastnode.ListAt, int, *yaml.Node) { n++ })
+		if at != tc.want || (at != fastnode.NoList) != ok || (n > 0) != (at != fastnode.NoList) {
+			t.Errorf("%q: %v ok %v, %d handed over; want %v", tc.src, at, ok, n, tc.want)
+		}
+	}
+	jsonCases := []struct {
+		src  string
+		want fastnode.ListAt
+	}{
+		{`{"tools":[{"name":"a","x":[1,2]},{"name":"b"}]}`, fastnode.ToolsList},
+		{`{"version":1,"meta":{"a":[1,2,{"b":"c"}],"d":["e"]},"tools":[{"name":"a","n":[1,{"k":[2]}]},{"name":"b"}],"after":[{"x":1}]}`, fastnode.ToolsList},
+		{"{\n  \"tools\": [\n    {\"name\": \"a\"},\n    [1, 2],\n    3\n  ]\n}\n", fastnode.ToolsList},
+		{`{"tools":[{"name":"a"}],"name":"tool"}`, fastnode.NoList},
+		{`{"tools":[{"name":"a"}],"tools":[{"name":"b"}]}`, fastnode.NoList},
+		{`{"tools":[]}`, fastnode.NoList},
+		{`{"tools":{"name":"a"}}`, fastnode.NoList},
+		{`{"x":{"tools":[1]}}`, fastnode.NoList},
+		{`[{"tools":[1]}]`, fastnode.RootList},
+	}
+	for _, tc := range jsonCases {
+		checkStrict(t, tc.src, []byte(tc.src))
+		n := 0
+		at, _, ok := fastnode.ParseJSONList([]byte(tc.src), func(fastnode.ListAt, int, *yaml.Node) { n++ })
+		if at != tc.want || (at != fastnode.NoList) != ok || (n > 0) != (at != fastnode.NoList) {
+			t.Errorf("%s: %v ok %v, %d handed over; want %v", tc.src, at, ok, n, tc.want)
+		}
+	}
+	// A container refused late: nothing handed over.
+	for _, src := range []string{"tools:\n- a: 1\n- b: 2\nc:\t3\n", "tools:\n- a: 1\n- b: &x 2\n"} {
+		n := 0
+		if at, ok := fastnode.ParseYAMLList([]byte(src), func(fastnode.ListAt, int, *yaml.Node) { n++ }); ok || n > 0 {
+			t.Errorf("%q: %v ok %v, %d handed over; want it refused, none", src, at, ok, n)
+		}
+	}
+	n := 0
+	if at, _, ok := fastnode.ParseJSONList([]byte(`{"tools":[{"a":1},{"b":2}],"c":}`), func(fastnode.ListAt, int, *yaml.Node) { n++ }); ok || n > 0 {
+		t.Errorf("late JSON refusal: %v ok %v, %d handed over", at, ok, n)
 	}
 }
