@@ -128,13 +128,16 @@ func parseJSONList(data []byte, each func(i int, item *yaml.Node)) (at ListAt, n
 	}
 	// The root is node 0, as in ParseJSON node 1 (after the document).
 	at = RootList
-	p.emitAt = 0
+	p.emitAt, p.tool = 0, false
 	if data[p.pos] == '{' {
 		at, p.emitAt = ToolsList, -1 // object sets it at the "tools" key
 	}
 	p.emit = p.emitter(each, &n)
 	defer func() { p.emit = nil }()
 	if !p.value() || !p.skipSpace() || p.pos != len(data) {
+		if p.tool {
+			return NoList, 0, nil, false
+		}
 		return at, n, p.bad, false
 	}
 	if at == ToolsList && !p.container(0) {
@@ -293,6 +296,9 @@ type jsonParser struct {
 	emit                func()
 	emitAt              int32
 	emitKids, emitStack int
+	// tool: the root mapping has a "name" key, so it is a tool, and no
+	// container (ParseJSONList, ParseYAMLList stop at that key).
+	tool bool
 }
 
 // jnode is a node before it is built: the number of nodes is known only
@@ -507,8 +513,14 @@ func (p *jsonParser) object(n int32) bool {
 		if !p.skipSpace() {
 			return false
 		}
-		if p.emit != nil && p.depth == 1 && v == "tools" {
-			p.emitAt = int32(len(p.nodes)) // a container's list: streamed
+		if p.emit != nil && p.depth == 1 {
+			switch v {
+			case "tools":
+				p.emitAt = int32(len(p.nodes)) // a container's list: streamed
+			case "name":
+				p.tool = true // not a container: stop here
+				return false
+			}
 		}
 		if !p.value() {
 			return false

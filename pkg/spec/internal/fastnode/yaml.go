@@ -132,6 +132,7 @@ func parseYAMLList(data []byte, each func(i int, item *yaml.Node)) (at ListAt, n
 	}
 	defer p.release()
 	// The document is node 0 and the root node 1.
+	p.tool = false
 	switch i := p.pos; {
 	case p.data[i] == '-' && blankz(p.data, i+1):
 		at, p.emitAt = RootList, 1
@@ -145,6 +146,9 @@ func parseYAMLList(data []byte, each func(i int, item *yaml.Node)) (at ListAt, n
 	p.emit = p.emitter(each, &n)
 	defer func() { p.emit = nil }()
 	if !p.block(-1) || p.col >= 0 {
+		if p.tool {
+			return NoList, 0, false
+		}
 		return at, n, false
 	}
 	if at == ToolsList && !p.container(1) {
@@ -464,8 +468,14 @@ func (p *yamlParser) mapping(col, end, colon int) bool {
 		}
 		line, c := p.line, p.column(colon)+1
 		p.pos = colon + 1
-		if p.emit != nil && p.depth == 1 && p.nodes[len(p.nodes)-1].value == "tools" {
-			p.emitAt = int32(len(p.nodes)) // a container's list: streamed
+		if p.emit != nil && p.depth == 1 {
+			switch p.nodes[len(p.nodes)-1].value {
+			case "tools":
+				p.emitAt = int32(len(p.nodes)) // a container's list: streamed
+			case "name":
+				p.tool = true // not a container: stop here
+				return p.fail("a tool")
+			}
 		}
 		if !p.value(col, line, c, false) {
 			return false

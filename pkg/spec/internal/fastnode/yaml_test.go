@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -1004,5 +1005,49 @@ func TestListContainers(t *testing.T) {
 	n := 0
 	if at, _, ok := fastnode.ParseJSONList([]byte(`{"tools":[{"a":1},{"b":2}],"c":}`), func(fastnode.ListAt, int, *yaml.Node) { n++ }); ok || n > 0 {
 		t.Errorf("late JSON refusal: %v ok %v, %d handed over", at, ok, n)
+	}
+}
+
+// TestListToolStopsEarly: a large file that is one tool (a mapping with a
+// "name" key) is no list, and ParseJSONList and ParseYAMLList say so at
+// its "name" key, without parsing (and allocating the nodes of) the rest:
+// the caller parses it whole next.
+func TestListToolStopsEarly(t *testing.T) {
+	var js, ys strings.Builder
+	js.WriteString(`{"name": "big", "properties": {`)
+	ys.WriteString("name: big\nproperties:\n")
+	for i := range 20000 {
+		if i > 0 {
+			js.WriteString(", ")
+		}
+		fmt.Fprintf(&js, `"p%d": {"type": "string", "description": "Parameter %d."}`, i, i)
+		fmt.Fprintf(&ys, "  p%d:\n    type: string\n    description: Parameter %d.\n", i, i)
+	}
+	js.WriteString("}}")
+	jdata, ydata := []byte(js.String()), []byte(ys.String())
+	for _, tc := range []struct {
+		name  string
+		parse func() fastnode.ListAt
+	}{
+		{"json", func() fastnode.ListAt {
+			at, _, _ := fastnode.ParseJSONList(jdata, func(fastnode.ListAt, int, *yaml.Node) {})
+			return at
+		}},
+		{"yaml", func() fastnode.ListAt {
+			at, _ := fastnode.ParseYAMLList(ydata, func(fastnode.ListAt, int, *yaml.Node) {})
+			return at
+		}},
+	} {
+		tc.parse() // the parsers' pools
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		at := tc.parse()
+		runtime.ReadMemStats(&after)
+		if at != fastnode.NoList {
+			t.Errorf("%s: %v, want NoList", tc.name, at)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+			t.Errorf("%s: %d bytes allocated to find that a %d-byte file is one tool; it is at its first key", tc.name, n, js.Len())
+		}
 	}
 }
