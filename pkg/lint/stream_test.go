@@ -350,6 +350,38 @@ func fixtureYAMLList(t *testing.T) []byte {
 	return text
 }
 
+// fixtureYAMLDocs is the text of the rule fixtures and bundled tools that
+// are one tool at the root, as written, each a document of one stream.
+func fixtureYAMLDocs(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	n := 0
+	for _, glob := range []string{"../../testdata/lint/err/*.yaml", "../../testdata/lint/ok/*.yaml", "../../tools/*.yaml"} {
+		m, _ := filepath.Glob(glob)
+		for _, p := range m {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc yaml.Node
+			if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode ||
+				bytes.Contains(data, []byte("\n---")) || bytes.HasPrefix(data, []byte("---")) || bytes.Contains(data, []byte("\uFEFF")) {
+				continue
+			}
+			b.WriteString("---\n")
+			b.Write(data)
+			if !bytes.HasSuffix(data, []byte("\n")) {
+				b.WriteByte('\n')
+			}
+			n++
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d fixture files are one tool", n)
+	}
+	return b.Bytes()
+}
+
 // yamlListText is the text of the files of paths that are one tool at the
 // root, each indented as an element of one block sequence, and their
 // number.
@@ -419,9 +451,13 @@ func TestStreamingSameFindingsYAML(t *testing.T) {
 	write("container.yaml", append([]byte("tools:\n"), text...))
 	indented := "version: 1\nmeta:\n  a: [1, {b: c}]\n  d:\n  - e\ntools:\n  " + strings.ReplaceAll(strings.TrimRight(string(text), "\n"), "\n", "\n  ") + "\nx_after:\n- y: 1\n"
 	write("container_keys.yaml", []byte(strings.ReplaceAll(indented, "\n  \n", "\n\n")))
-	// Not streamed: a second document, a tab, a key after the list, a
-	// flow list, a container that is a tool (name) or a flow one.
+	// Several documents: the fixtures' own text, one tool a document, and
+	// documents that are lists and containers.
+	write("documents.yaml", fixtureYAMLDocs(t))
+	write("documents_lists.yaml", append(append(append([]byte("---\n"), text...), "---\ntools:\n"...), text...))
 	write("second_doc.yaml", append(append([]byte{}, text...), "---\n- name: x\n"...))
+	// Not streamed: a tab, a key after the list, a flow list, a container
+	// that is a tool (name) or a flow one.
 	write("tab.yaml", append(append([]byte{}, text...), "- name:\tx\n"...))
 	write("key_after.yaml", append(append([]byte{}, text...), "name: x\n"...))
 	flow, _ := json.Marshal(list)
@@ -429,10 +465,10 @@ func TestStreamingSameFindingsYAML(t *testing.T) {
 	write("container_name.yaml", append(append([]byte("tools:\n"), text...), "name: a_tool\ndescription: Looks like a container and is a tool.\n"...))
 	write("container_flow.yaml", []byte(`{"tools": `+string(flow)+`}`))
 	streamed := compareStreaming(t, files)
-	// indent2, indent4, crlf, comments, fixtures, one, two and the two
-	// containers.
-	if streamed != 9 {
-		t.Errorf("%d files streamed, want 9", streamed)
+	// indent2, indent4, crlf, comments, fixtures, one, two, the two
+	// containers and the three streams of documents.
+	if streamed != 12 {
+		t.Errorf("%d files streamed, want 12", streamed)
 	}
 }
 

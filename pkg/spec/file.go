@@ -227,6 +227,9 @@ func (f *File) parse(d *decoder) {
 			f.document(d, resolve(doc.Content[0]), 0)
 			return
 		}
+		if bytes.Contains(data, []byte("\n---")) && f.yamlDocs(d, data) {
+			return
+		}
 	}
 	// A .json file is read by JSON's rules, which yaml.v3 does not follow
 	// in everything (surrogate pairs, \/, DEL in a string...): ParseJSON

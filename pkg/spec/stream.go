@@ -68,12 +68,7 @@ func (f *File) streamYAMLList(d *decoder, data []byte) bool {
 // streamItems hands the tools of the list that parse reads, one element at
 // a time, to d.stream (see streamList).
 func (f *File) streamItems(d *decoder, parse func(each func(fastnode.ListAt, int, *yaml.Node)) (fastnode.ListAt, *fastnode.SurrogateError, bool)) bool {
-	var pending *Tool
-	handOver := func() {
-		d.stream.tool(pending)
-		pending.node = nil
-		pending = nil
-	}
+	out := handOver{d: d}
 	index := 0
 	at, bad, ok := parse(func(at fastnode.ListAt, i int, item *yaml.Node) {
 		prefix := "/"
@@ -82,14 +77,7 @@ func (f *File) streamItems(d *decoder, parse func(each func(fastnode.ListAt, int
 		}
 		n := len(f.Tools)
 		index = f.listItem(d, item, prefix+strconv.Itoa(i), index)
-		if len(f.Tools) > n {
-			// Held back until the next tool is in f.Tools: a check of
-			// the first one sees that the file has more than one.
-			if pending != nil {
-				handOver()
-			}
-			pending = f.Tools[n]
-		}
+		out.add(f.Tools[n:])
 	})
 	switch {
 	case at == fastnode.NoList:
@@ -100,8 +88,54 @@ func (f *File) streamItems(d *decoder, parse func(each func(fastnode.ListAt, int
 	case !ok:
 		return false
 	}
-	if pending != nil {
-		handOver()
-	}
+	out.flush()
 	return true
+}
+
+// yamlDocs reads data, a stream of several YAML documents, with the fast
+// parser (fastnode.ParseYAMLDocs), one document at a time, as the yaml.v3
+// path reads it; with d.stream, each document's tools are handed over and
+// dropped before the next one is built. It reports false, having done
+// nothing, when the parser does not vouch for the whole stream.
+func (f *File) yamlDocs(d *decoder, data []byte) bool {
+	out := handOver{d: d}
+	stream := d.stream != nil && len(data) >= d.stream.min
+	index := 0
+	ok := fastnode.ParseYAMLDocs(data, func(doc *yaml.Node) {
+		n := len(f.Tools)
+		index = f.document(d, resolve(doc.Content[0]), index)
+		if stream {
+			out.add(f.Tools[n:])
+		}
+	})
+	if ok && stream {
+		out.flush()
+	}
+	return ok
+}
+
+// handOver gives tools to d.stream as they are read, each one once the
+// next is in the file's tools (a check of the first one sees that the
+// file has more than one), and drops its tree.
+type handOver struct {
+	d       *decoder
+	pending *Tool
+}
+
+func (h *handOver) add(tools []*Tool) {
+	for _, t := range tools {
+		if h.pending != nil {
+			h.flush()
+		}
+		h.pending = t
+	}
+}
+
+// flush hands over the tool held back (at the end: the last one).
+func (h *handOver) flush() {
+	if h.pending != nil {
+		h.d.stream.tool(h.pending)
+		h.pending.node = nil
+		h.pending = nil
+	}
 }

@@ -48,6 +48,58 @@ func parseYAMLWhy(data []byte) (*yaml.Node, string) {
 	return p.build(), ""
 }
 
+// ParseYAMLDocs reads data, a stream of several documents ("---" lines
+// between them), as ParseYAML reads one: it calls each with every
+// document's tree, in order, built and positioned as yaml.v3's Decoder
+// builds it, and keeps no reference to it once each returns. The stream
+// is checked whole first (without building any tree): each is called only
+// when every document is one ParseYAML would take in a file of its own,
+// never for a stream with anything it does not vouch for (an empty
+// document, a "..." marker, text on a marker's line...), however late in
+// the text; ok=false then, and the caller reads data otherwise.
+func ParseYAMLDocs(data []byte, each func(doc *yaml.Node)) (ok bool) {
+	if !parseYAMLDocs(data, nil) {
+		return false
+	}
+	return each == nil || parseYAMLDocs(data, each)
+}
+
+// parseYAMLDocs parses the documents of data, handing each one's tree to
+// each (nil: checking only), then forgetting it.
+func parseYAMLDocs(data []byte, each func(doc *yaml.Node)) bool {
+	p, _ := startYAML(data)
+	if p == nil {
+		return false
+	}
+	defer p.release()
+	p.multi = true // next stops at a "---", where docAt says the next one starts
+	docs := 0
+	for {
+		p.docAt = -1
+		doc := p.node(yaml.DocumentNode, 0, "", p.docLine, p.docCol)
+		if !p.block(-1) || p.col >= 0 {
+			return false
+		}
+		p.close(doc, 1)
+		if each != nil {
+			each(p.build())
+		}
+		docs++
+		clear(p.nodes) // drop the strings
+		p.nodes, p.kids, p.stack = p.nodes[:0], p.kids[:0], p.stack[:0]
+		if p.docAt < 0 {
+			return docs > 1 // the end of the text
+		}
+		// The next document, at its "---" as startYAML places one.
+		i := p.docAt
+		p.docLine, p.docCol = p.line, p.column(i)
+		p.pos = i
+		if !p.eol(i+3) || !p.next(false) || p.col < 0 {
+			return false // an empty document is yaml.v3's to read
+		}
+	}
+}
+
 // startYAML checks the text of data and takes a parser from the pool, at
 // the root node of the document (past a leading "---"), or says why it
 // refuses data. The caller releases the parser.
@@ -70,7 +122,7 @@ func startYAML(data []byte) (*yamlParser, string) {
 	}
 	p := yamlParsers.Get().(*yamlParser)
 	p.data, p.pos, p.line, p.lineStart, p.depth, p.ascii = data, 0, 1, 0, 0, ascii
-	p.why = ""
+	p.why, p.multi = "", false
 	p.colLine, p.colAt, p.colRunes = -1, 0, 0
 	refuse := func(why string) (*yamlParser, string) {
 		p.release()
@@ -175,6 +227,10 @@ type yamlParser struct {
 	docCol  int32
 	col     int    // column (0-based) of the content line at pos, -1 at the end
 	why     string // why the parser refused the input
+	// multi: a "---" at a line's start ends the document (col -1) and
+	// docAt is where it is (ParseYAMLDocs); else it is refused.
+	multi bool
+	docAt int
 	// column's count of a line that is not ASCII: the runes from
 	// colLine (the line's start) to colAt
 	colLine, colAt, colRunes int
@@ -361,6 +417,11 @@ func (p *yamlParser) next(first bool) bool {
 		}
 		p.pos, p.col = i, i-p.lineStart
 		if p.col == 0 && !first && (data[i] == '-' || data[i] == '.') && isDocMarker(data, i) {
+			if p.multi && data[i] == '-' {
+				// The end of this document: parseYAMLDocs reads on.
+				p.docAt, p.col = i, -1
+				return true
+			}
 			return p.fail("several documents")
 		}
 		return true

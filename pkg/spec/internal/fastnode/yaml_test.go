@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -332,6 +333,7 @@ func checkYAMLNode(t *testing.T, name string, data []byte) string {
 	t.Helper()
 	fast, why := fastnode.YAMLWhy(data)
 	checkYAMLList(t, name, data, fast)
+	checkYAMLDocs(t, name, data)
 	if fast == nil {
 		if why == "" {
 			t.Errorf("%s: refused without a reason", name)
@@ -708,6 +710,32 @@ func TestYAMLNodeParseFile(t *testing.T) {
 	for i, tc := range yamlNodeCases {
 		files[fmt.Sprintf("case%d.yaml", i)] = []byte(tc.src)
 	}
+	// Streams of documents (ParseYAMLDocs): the repository's files three
+	// by three, after a "---" each.
+	repo := yamlFiles(t, repoRoot)
+	names := make([]string, 0, len(repo))
+	for name := range repo {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	docs := 0
+	for i := 0; i+2 < len(names); i += 3 {
+		var b bytes.Buffer
+		for _, name := range names[i : i+3] {
+			b.WriteString("---\n")
+			b.Write(repo[name])
+			if !bytes.HasSuffix(repo[name], []byte("\n")) {
+				b.WriteByte('\n')
+			}
+		}
+		if fastnode.ParseYAMLDocs(b.Bytes(), nil) {
+			docs++
+		}
+		files[fmt.Sprintf("docs%d.yaml", i)] = b.Bytes()
+	}
+	if docs < len(names)/3/2 {
+		t.Errorf("ParseYAMLDocs took %d of %d streams of the repository's files", docs, len(names)/3)
+	}
 	defer func() { fastnode.UseYAML = true }()
 	for name, data := range files {
 		path := name
@@ -788,6 +816,11 @@ func FuzzYAMLNode(f *testing.F) {
 	}
 	for seed := range uint64(50) {
 		f.Add([]byte(randomYAML(rand.New(rand.NewPCG(seed, 7)))))
+	}
+	// Streams of documents (ParseYAMLDocs).
+	for seed := range uint64(10) {
+		r := rand.New(rand.NewPCG(seed, 11))
+		f.Add([]byte(randomYAML(r) + "\n---\n" + randomYAML(r) + "\n---\n" + randomYAML(r)))
 	}
 	// Real tool files, for structure to mutate.
 	paths, _ := filepath.Glob(repoRoot + "/tools/*.yaml")
@@ -1049,5 +1082,90 @@ func TestListToolStopsEarly(t *testing.T) {
 		if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
 			t.Errorf("%s: %d bytes allocated to find that a %d-byte file is one tool; it is at its first key", tc.name, n, js.Len())
 		}
+	}
+}
+
+// safeYAMLDocs is every document yaml.v3's Decoder reads in data.
+func safeYAMLDocs(data []byte) (docs []*yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml.v3 panicked: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err == io.EOF {
+			return docs, nil
+		} else if err != nil {
+			return nil, err
+		}
+		docs = append(docs, &doc)
+	}
+}
+
+// checkYAMLDocs: what ParseYAMLDocs takes, yaml.v3's Decoder reads as the
+// same documents, with the same trees; it hands over nothing of a stream
+// it refuses.
+func checkYAMLDocs(t *testing.T, name string, data []byte) {
+	t.Helper()
+	var got []*yaml.Node
+	ok := fastnode.ParseYAMLDocs(data, func(doc *yaml.Node) { got = append(got, doc) })
+	if !ok {
+		if len(got) > 0 {
+			t.Errorf("%s: ParseYAMLDocs refused the stream after handing over %d documents", name, len(got))
+		}
+		return
+	}
+	want, err := safeYAMLDocs(data)
+	if err != nil {
+		t.Errorf("%s: ParseYAMLDocs took a stream yaml.v3 rejects: %v", name, err)
+		return
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: ParseYAMLDocs read %d documents, yaml.v3 %d", name, len(got), len(want))
+		return
+	}
+	for i := range got {
+		if d := yamlNodeDiff(fmt.Sprintf("document %d", i), got[i], want[i]); d != "" {
+			t.Errorf("%s: %s", name, d)
+			return
+		}
+	}
+}
+
+// TestYAMLDocs: streams of documents that ParseYAMLDocs reads as yaml.v3
+// does (checkYAMLDocs), and ones it leaves to yaml.v3.
+func TestYAMLDocs(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		take bool
+	}{
+		{"name: a\n---\nname: b\n", true},
+		{"---\nname: a\n---\nname: b\n", true},
+		{"# head\n---\nname: a\nx: |\n  text\n---\n# c\nname: b\ny: >\n  folded\n  more\n---\n- name: c\n- name: d\n", true},
+		{"name: a\nd: plain\n  continued\n---\ntools:\n- name: b\n", true},
+		{"name: a\nk:\n---\nname: b\n", true},
+		{"name: ツール\n---\nname: é\n", true},
+		{"name: a\r\n---\r\nname: b\r\n", true},
+		{"name: a\n--- # comment\nname: b\n", true},
+		{"[a, b]\n---\n{c: d}\n", true},
+		{"name: a\n", false},                    // one document: ParseYAML's
+		{"name: a\n---\n", false},               // an empty document
+		{"name: a\n---\n---\nname: b\n", false}, // an empty document
+		{"name: a\n...\n---\nname: b\n", false}, // an end marker
+		{"name: a\n--- x\n", false},
+		{"name: a\n--- |\n  x\n", false},
+		{"name: 'a\n---\nb'\n", false},
+		{"name: a\n---\nname: &x b\n", false},
+		{"name: a\n---\nname: b\n---\nc: [1,\n", false},
+		{"name: a\n---\n- x\ny: 1\n", false},
+	} {
+		n := 0
+		ok := fastnode.ParseYAMLDocs([]byte(tc.src), func(*yaml.Node) { n++ })
+		if ok != tc.take || !ok && n > 0 {
+			t.Errorf("%q: ok %v, %d documents handed over; want %v", tc.src, ok, n, tc.take)
+		}
+		checkYAMLNode(t, fmt.Sprintf("%q", tc.src), []byte(tc.src))
 	}
 }
