@@ -118,13 +118,20 @@ func importedFile(path string) ([]*importer.Tool, string, bool) {
 	if err != nil {
 		return nil, "", false
 	}
-	f := spec.ParseFile(path, data)
+	// The file as toolctl reads it: its tools and errors only. A large
+	// list is read a tool at a time (its trees dropped), and the result is
+	// not alive while the importer decodes the text: a 10 MB list peaked
+	// at 420 MB with both whole, as lint then reads the file once more.
+	var errs, defined int
+	if set := spec.LoadFilesStream([]string{path}, 1<<20, func(int, *spec.Tool) {}, nil); len(set.Files) == 1 {
+		errs, defined = len(set.Files[0].Errors), len(set.Files[0].Tools)
+	}
 	var tools []*importer.Tool
 	res, err := importer.Import(data, importer.Options{Name: path})
 	switch {
 	case err == nil:
 		tools = res.Tools
-	case len(f.Errors) > 0:
+	case errs > 0:
 		// JSON Lines whose tools the importer refuses as a whole (two
 		// with one name, as in BFCL's samples): scanning needs no unique
 		// names, so each line is read on its own.
@@ -133,7 +140,7 @@ func importedFile(path string) ([]*importer.Tool, string, bool) {
 	if len(tools) == 0 {
 		return nil, "", false // a tool file, or parse errors for lint to report
 	}
-	if len(f.Errors) == 0 && len(f.Tools) >= len(tools) {
+	if errs == 0 && defined >= len(tools) {
 		return nil, "", false // a tool file: lint gives exact positions
 	}
 	// Not a tool file, or one whose tools hold more tools (a catalogue
