@@ -332,18 +332,23 @@ func yamlEncodings(t *testing.T, list any) map[string][]byte {
 	return out
 }
 
+// fixtureYAMLPaths are the rule fixtures and bundled tools in YAML.
+func fixtureYAMLPaths() []string {
+	var paths []string
+	for _, glob := range []string{"../../testdata/lint/err/*.yaml", "../../testdata/lint/ok/*.yaml", "../../tools/*.yaml"} {
+		m, _ := filepath.Glob(glob)
+		paths = append(paths, m...)
+	}
+	return paths
+}
+
 // fixtureYAMLList is the text of the rule fixtures and bundled tools that
 // are one tool at the root, each indented as an element of one block
 // sequence: their YAML as written (block scalars, quoting, comments, flow
 // collections), at new positions.
 func fixtureYAMLList(t *testing.T) []byte {
 	t.Helper()
-	var paths []string
-	for _, glob := range []string{"../../testdata/lint/err/*.yaml", "../../testdata/lint/ok/*.yaml", "../../tools/*.yaml"} {
-		m, _ := filepath.Glob(glob)
-		paths = append(paths, m...)
-	}
-	text, n := yamlListText(t, paths)
+	text, n := yamlListText(t, fixtureYAMLPaths())
 	if n < 50 {
 		t.Fatalf("only %d fixture files are one tool", n)
 	}
@@ -356,30 +361,41 @@ func fixtureYAMLDocs(t *testing.T) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	n := 0
-	for _, glob := range []string{"../../testdata/lint/err/*.yaml", "../../testdata/lint/ok/*.yaml", "../../tools/*.yaml"} {
-		m, _ := filepath.Glob(glob)
-		for _, p := range m {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var doc yaml.Node
-			if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode ||
-				bytes.Contains(data, []byte("\n---")) || bytes.HasPrefix(data, []byte("---")) || bytes.Contains(data, []byte("\uFEFF")) {
-				continue
-			}
-			b.WriteString("---\n")
-			b.Write(data)
-			if !bytes.HasSuffix(data, []byte("\n")) {
-				b.WriteByte('\n')
-			}
-			n++
+	for _, p := range fixtureYAMLPaths() {
+		data, ok := oneTool(t, p)
+		if !ok {
+			continue
 		}
+		b.WriteString("---\n")
+		b.Write(data)
+		if !bytes.HasSuffix(data, []byte("\n")) {
+			b.WriteByte('\n')
+		}
+		n++
 	}
 	if n < 50 {
 		t.Fatalf("only %d fixture files are one tool", n)
 	}
 	return b.Bytes()
+}
+
+// oneTool reads the file p and reports whether it is one tool at the
+// root, in one document, that a list or a stream of documents can hold
+// as written.
+func oneTool(t *testing.T, p string) ([]byte, bool) {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	ok := yaml.Unmarshal(data, &doc) == nil && len(doc.Content) > 0 && doc.Content[0].Kind == yaml.MappingNode &&
+		!bytes.Contains(data, []byte("\n---")) && !bytes.HasPrefix(data, []byte("---")) && spec.ContainerTools(doc.Content[0]) == nil &&
+		// A BOM inside the text (security-invisible-unicode's fixture)
+		// sends the whole file to yaml.v3, as tab.yaml checks; leave it
+		// out so the rest streams.
+		!bytes.Contains(data, []byte("\uFEFF"))
+	return data, ok
 }
 
 // yamlListText is the text of the files of paths that are one tool at the
@@ -390,17 +406,8 @@ func yamlListText(t *testing.T, paths []string) ([]byte, int) {
 	var b bytes.Buffer
 	n := 0
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc yaml.Node
-		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode ||
-			bytes.Contains(data, []byte("\n---")) || bytes.HasPrefix(data, []byte("---")) || spec.ContainerTools(doc.Content[0]) != nil ||
-			// A BOM inside the text (security-invisible-unicode's
-			// fixture) sends the whole list to yaml.v3, as tab.yaml
-			// checks; leave it out so the rest streams.
-			bytes.Contains(data, []byte("\uFEFF")) {
+		data, ok := oneTool(t, p)
+		if !ok {
 			continue
 		}
 		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")

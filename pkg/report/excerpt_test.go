@@ -210,22 +210,12 @@ func TestExcerptMinifiedFile(t *testing.T) {
 // time, and the report is byte-identical to converting it whole; findings
 // out of order (the cursor moving back) and at both ends included.
 func TestExcerptLongLineChunks(t *testing.T) {
-	var text strings.Builder
-	var findings []diag.Diagnostic
-	runes := 0
-	for i := 0; text.Len() < 300_000; i++ {
-		piece := fmt.Sprintf(`"k%d":"ツール😀 %d é\tx",`, i, i)
-		if i%97 == 0 {
-			findings = append(findings, diag.Diagnostic{File: "l.json", Span: cols(runes+1, runes+1+i%400), Severity: diag.Error, Rule: "r", Message: "m"})
-		}
-		text.WriteString(piece)
-		runes += utf8.RuneCountInString(piece)
-	}
+	text, findings, runes := longLineFindings(300_000, 97, func(i int) int { return i % 400 })
 	findings = append(findings,
 		diag.Diagnostic{File: "l.json", Span: cols(1, 3), Severity: diag.Error, Rule: "start", Message: "m"},
 		diag.Diagnostic{File: "l.json", Span: cols(runes, runes+1), Severity: diag.Error, Rule: "end", Message: "m"},
 		diag.Diagnostic{File: "l.json", Span: cols(runes/2, 1<<30), Severity: diag.Error, Rule: "rest", Message: "m"})
-	file := spec.ParseFile("l.json", []byte(text.String()))
+	file := spec.ParseFile("l.json", []byte(text))
 	opt := Options{Source: func(string) *spec.File { return file }}
 	chunked := render(t, "text", findings, Summary{Files: []string{"l.json"}}, opt)
 	defer func(n int) { longLine = n }(longLine)
@@ -246,18 +236,8 @@ func TestExcerptLongLineChunks(t *testing.T) {
 // it instead of starting over at the line's start (3 s for 540 findings
 // on a 10 MB line). The excerpts are those of the line converted whole.
 func TestExcerptLongLineCloseFindings(t *testing.T) {
-	var text strings.Builder
-	var findings []diag.Diagnostic
-	runes := 0
-	for i := 0; text.Len() < 400_000; i++ {
-		piece := fmt.Sprintf(`"k%d":"ツール😀 %d é x",`, i, i)
-		if i%25 == 0 {
-			findings = append(findings, diag.Diagnostic{File: "l.json", Span: cols(runes+1, runes+8), Severity: diag.Error, Rule: "r", Message: "m"})
-		}
-		text.WriteString(piece)
-		runes += utf8.RuneCountInString(piece)
-	}
-	file := spec.ParseFile("l.json", []byte(text.String()))
+	text, findings, runes := longLineFindings(400_000, 25, func(int) int { return 7 })
+	file := spec.ParseFile("l.json", []byte(text))
 	var lines lineCache
 	var chunked bytes.Buffer
 	for _, f := range findings {
@@ -276,4 +256,22 @@ func TestExcerptLongLineCloseFindings(t *testing.T) {
 	if !bytes.Equal(chunked.Bytes(), whole.Bytes()) {
 		t.Errorf("chunked excerpts differ from whole-line ones")
 	}
+}
+
+// longLineFindings is one line of JSON-like text of at least size bytes
+// (CJK, emoji, accents and tabs in it), a finding every every pieces of
+// it, width(i) runes wide, and its length in runes.
+func longLineFindings(size, every int, width func(i int) int) (string, []diag.Diagnostic, int) {
+	var text strings.Builder
+	var findings []diag.Diagnostic
+	runes := 0
+	for i := 0; text.Len() < size; i++ {
+		piece := fmt.Sprintf(`"k%d":"ツール😀 %d é\tx",`, i, i)
+		if i%every == 0 {
+			findings = append(findings, diag.Diagnostic{File: "l.json", Span: cols(runes+1, runes+1+width(i)), Severity: diag.Error, Rule: "r", Message: "m"})
+		}
+		text.WriteString(piece)
+		runes += utf8.RuneCountInString(piece)
+	}
+	return text.String(), findings, runes
 }
