@@ -227,25 +227,6 @@ func runLint(opts *lintOptions) error {
 	if cfg.KnownTools, err = opts.against.known(context.Background(), app, opts.timeout); err != nil {
 		return err
 	}
-	// Every file's parse tree is garbage once its rules ran and only what
-	// the cross-file rules read is kept (~1.2 KB a file: ~12 MB live on
-	// 10,000 files, ~25 MB on 20,000), so the heap may grow to 4x the live
-	// one between collections: 300% cuts the GC work by a third against
-	// the default 100% for a peak RSS of ~100 MB at 10,000 files and ~170
-	// MB at 20,000 (400% saved 3% more instructions for 20-30% more
-	// memory). The soft limit only caps that on one big file parsed whole
-	// (YAML, or a JSON object), whose tree is live at once (~200 MB for 11
-	// MB): at 192 MiB the GC ran without pause there, 3x slower.
-	//
-	// A large list (JSON, or YAML at the root) is read one tool at a time (lint.RunFiles): its
-	// live heap is then its text and ~1.2 KB a tool, at most ~2.5x the
-	// file, and 300% would let the heap reach 4 times that. A soft limit
-	// of 3x the file over the live heap when it starts keeps the peak RSS
-	// under 10x the file from ~5 MB up (see streamGC).
-	app.tuneGC(300, 512<<20)
-	if app.Getenv("GOMEMLIMIT") == "" {
-		cfg.Streaming = streamGC(512 << 20)
-	}
 	if opts.profile != "" {
 		if !slices.Contains(lint.ProfileNames, opts.profile) {
 			return usageError(fmt.Errorf("--profile %q: use %s", opts.profile, strings.Join(lint.ProfileNames, " or ")))
@@ -284,6 +265,20 @@ func runLint(opts *lintOptions) error {
 	files = slices.DeleteFunc(files, func(f string) bool { return app.ignored(ignore, f) })
 	if len(files) == 0 {
 		return usageError(fmt.Errorf("no tool files to lint in %s (toolctl reads .yaml, .yml and .json%s)", strings.Join(paths, ", "), map[bool]string{true: "; lint.ignore excludes some", false: ""}[len(ignore) > 0]))
+	}
+	// Every file's parse tree is garbage once its rules ran and only what
+	// the cross-file rules read is kept (~2.7 KB a file: ~27 MB live on
+	// 10,000 files, ~55 MB on 20,000), so GOGC 300 lets the heap grow to
+	// 4x the live one between collections: a third less GC work than the
+	// default 100%, but 140 MB RSS at 10,000 files. The soft limit of
+	// lintGC (48 MiB and 4 KiB a file) caps that at the same CPU time
+	// (10,000 files: 98-102 MB, 20,000: 133-138 MB, against 135-144 and
+	// 151-172 MB with GOGC 300 alone; 5 interleaved runs each), and
+	// follows the large files the run reads (see lintGC).
+	gc := newLintGC(len(files), 512<<20)
+	app.tuneGC(300, gc.base)
+	if app.Getenv("GOMEMLIMIT") == "" {
+		cfg.Streaming, cfg.Whole = gc.streaming, gc.whole
 	}
 	set, findings := lint.RunFiles(files, cfg)
 	app.logf("linted %s in %s: %s", lint.Plural(len(set.Files), "file", "files"), time.Since(start).Round(time.Millisecond), lint.Plural(len(findings), "finding", "findings"))
@@ -529,31 +524,50 @@ func readBaseline(path string) ([]lint.Override, error) {
 	return cfg.Overrides, err
 }
 
-// streamGC returns the lint.Config.Streaming of a command whose soft
-// memory limit is ceiling: when a large list of size bytes starts to be
-// read, the limit becomes the live heap plus 16 MiB and 3 times the file
-// (the heap of one file stays below 2.5 times its size, ~20 MiB of the
-// process's memory is not heap), and 3 times each further list is added,
-// never above ceiling. The GC then runs more often than GOGC says only near
-// that limit (within the noise in CPU time on 7-9 MB lists, against 4x:
-// 5-10 MB less RSS). A limit below the
-// live heap would make it run without pause: the live heap counts in.
-func streamGC(ceiling int64) func(size int) {
-	var mu sync.Mutex
-	var limit int64
-	return func(size int) {
-		mu.Lock()
-		defer mu.Unlock()
-		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(live)
-		want := 16<<20 + 3*int64(size)
-		if live[0].Value.Kind() == metrics.KindUint64 {
-			want += int64(live[0].Value.Uint64())
-		}
-		if limit > 0 {
-			want = max(want, limit+3*int64(size))
-		}
-		limit = min(want, ceiling)
-		debug.SetMemoryLimit(limit)
+// lintGC is the soft memory limit of a lint run, set as it learns what
+// it reads. It starts at base, for the set; it is never lower, and never
+// above ceiling.
+//
+// When a large list of size bytes starts to be read a tool at a time
+// (streaming), its live heap stays below 2.5 times its size (its text and
+// ~1.2 KB a tool; ~20 MiB of the process's memory is not heap), so the
+// limit becomes the live heap plus 16 MiB and 3 times the file: the peak
+// RSS stays under 10x the file from ~5 MB up. When a large file starts to
+// be parsed whole (whole), its tree is live at once, ~20 times its size,
+// so the limit becomes the live heap plus 16 MiB and 40 times the file:
+// below the live heap the GC would run without pause (at 192 MiB, a
+// 11 MB file took 3x the time). Each further large file adds as much.
+type lintGC struct {
+	mu                   sync.Mutex
+	base, limit, ceiling int64
+	raised               bool
+}
+
+// newLintGC returns the limit of a lint of files files: base is 48 MiB
+// and 4 KiB a file.
+func newLintGC(files int, ceiling int64) *lintGC {
+	base := min(48<<20+int64(files)<<12, ceiling)
+	return &lintGC{base: base, limit: base, ceiling: ceiling}
+}
+
+func (g *lintGC) streaming(size int) { g.raise(3 * int64(size)) }
+
+func (g *lintGC) whole(size int) { g.raise(40 * int64(size)) }
+
+// raise makes room for more bytes of a large file over the live heap.
+func (g *lintGC) raise(more int64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	want := 16<<20 + more
+	if live[0].Value.Kind() == metrics.KindUint64 {
+		want += int64(live[0].Value.Uint64())
 	}
+	if g.raised {
+		want = max(want, g.limit+more)
+	}
+	g.raised = true
+	g.limit = min(max(want, g.base), g.ceiling)
+	debug.SetMemoryLimit(g.limit)
 }

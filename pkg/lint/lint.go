@@ -120,6 +120,11 @@ type Config struct {
 	// and what the set rules keep of each tool), which a command may tell
 	// the garbage collector.
 	Streaming func(size int)
+	// Whole, when set, is called (from any goroutine) as RunFiles starts
+	// to parse a large file whole (no list it can read a tool at a time),
+	// with its size: its syntax tree, many times that, is about to be
+	// live at once.
+	Whole func(size int)
 	// Python is the interpreter entry-python-drift reads modules with
 	// (run.python of .toolctl.yaml); "" is python3.
 	Python string
@@ -411,14 +416,18 @@ func runFiles(files []string, cfg Config, streamMin int) (*spec.Set, []Finding) 
 	// The files read one tool at a time, and the findings of their tools.
 	streamed := make([]bool, len(files))
 	toolFindings := make([][]Finding, len(files))
-	set := spec.LoadFilesStream(files, streamMin, func(i int, t *spec.Tool) {
+	stream := spec.Stream{Min: streamMin, Tool: func(i int, t *spec.Tool) {
 		if !streamed[i] && cfg.Streaming != nil {
 			cfg.Streaming(len(t.File.Data))
 		}
 		streamed[i] = true
 		toolFindings[i] = append(toolFindings[i], r.tool(t)...)
 		release(t)
-	}, func(i int, f *spec.File) {
+	}}
+	if cfg.Whole != nil {
+		stream.Whole = func(_ int, size int) { cfg.Whole(size) }
+	}
+	set := spec.LoadFilesStream(files, stream, func(i int, f *spec.File) {
 		if streamed[i] {
 			// Its tools were checked and released one by one (none
 			// counts when a panic left the file without tools).

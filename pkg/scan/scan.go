@@ -123,7 +123,7 @@ func importedFile(path string) ([]*importer.Tool, string, bool) {
 	// not alive while the importer decodes the text: a 10 MB list peaked
 	// at 420 MB with both whole, as lint then reads the file once more.
 	var errs, defined int
-	if set := spec.LoadFilesStream([]string{path}, 1<<20, func(int, *spec.Tool) {}, nil); len(set.Files) == 1 {
+	if set := spec.LoadFilesStream([]string{path}, spec.Stream{Min: 1 << 20, Tool: func(int, *spec.Tool) {}}, nil); len(set.Files) == 1 {
 		errs, defined = len(set.Files[0].Errors), len(set.Files[0].Tools)
 	}
 	var tools []*importer.Tool

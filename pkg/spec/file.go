@@ -213,10 +213,13 @@ func (f *File) parse(d *decoder) {
 	// a mapping or a sequence at the root, and the rest takes the path
 	// below, which gives the errors. JSON is YAML: a .yaml file that holds
 	// a JSON object or array gets the JSON parser's tree.
+	big := d.stream != nil && len(data) >= d.stream.min
+	multi := bytes.Contains(data, []byte("\n---"))
 	if !f.isJSON() && fastnode.UseYAML {
-		if d.stream != nil && len(data) >= d.stream.min && f.streamYAMLList(d, data) {
+		if big && (f.streamYAMLList(d, data) || multi && f.yamlDocs(d, data)) {
 			return
 		}
+		d.stream.wholeParse(data)
 		doc, ok := fastnode.ParseYAML(data)
 		if !ok {
 			if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
@@ -227,7 +230,7 @@ func (f *File) parse(d *decoder) {
 			f.document(d, resolve(doc.Content[0]), 0)
 			return
 		}
-		if bytes.Contains(data, []byte("\n---")) && f.yamlDocs(d, data) {
+		if multi && !big && f.yamlDocs(d, data) {
 			return
 		}
 	}
@@ -237,9 +240,10 @@ func (f *File) parse(d *decoder) {
 	// build where the two agree. Invalid JSON takes the path below, for
 	// its errors.
 	if f.isJSON() && fastnode.UseJSON {
-		if d.stream != nil && len(data) >= d.stream.min && f.streamList(d, data) {
+		if big && f.streamList(d, data) {
 			return
 		}
+		d.stream.wholeParse(data)
 		doc, bad, ok := fastnode.ParseJSON(data)
 		if bad != nil {
 			f.surrogateError(bad)
@@ -274,6 +278,7 @@ func (f *File) parse(d *decoder) {
 			return
 		}
 	}
+	d.stream.wholeParse(data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	index := 0
 	sawDoc := false

@@ -10,35 +10,64 @@ import (
 // streamer hands the tools of a large list (JSON, or a YAML block
 // sequence) to a reader one at a time (LoadFilesStream).
 type streamer struct {
-	min  int // bytes, at least: a smaller file is parsed whole
-	tool func(t *Tool)
+	min   int // bytes, at least: a smaller file is parsed whole
+	tool  func(t *Tool)
+	whole func(size int) // see Stream.Whole
+	said  bool           // whole was called
+}
+
+// wholeParse tells the reader that the file of data, large, is about to
+// be parsed whole (once).
+func (s *streamer) wholeParse(data []byte) {
+	if s != nil && !s.said && s.whole != nil && len(data) >= s.min {
+		s.said = true
+		s.whole(len(data))
+	}
+}
+
+// Stream is how LoadFilesStream reads large files.
+type Stream struct {
+	// Min is the size in bytes from which a file is read a tool at a
+	// time when it can be (0: never).
+	Min int
+	// Tool is called on each tool of such a file (see LoadFilesStream).
+	Tool func(i int, t *Tool)
+	// Whole, when set, is called with the size of file i, of at least
+	// Min bytes, just before it is parsed whole (it is no list, or no
+	// list that can be read a tool at a time): its syntax tree, many
+	// times its size, is then about to be live at once.
+	Whole func(i int, size int)
 }
 
 // LoadFilesStream is LoadFilesFunc for a reader that checks one tool at a
-// time, so that a large list is never in memory as a whole syntax tree.
-// A file of at least streamMin bytes (0: none) whose top level is a list,
-// or a container ({tools: [...]}, see ContainerTools) whose "tools" is one
-// (a .json file, or a YAML file whose root is a block sequence or a block
-// mapping that the fast YAML parser takes) is decoded one element of the
-// list at a time, once the whole
-// text is known to be valid (JSON, or YAML that parser vouches for): tool
-// is called on each of its tools, in order and in
-// the worker that parses the file, while the tool's syntax tree is there
-// (Span, Pin, Node work as usual); when tool returns, the tree is dropped,
-// as File.Release drops it (a position Pin did not keep costs a parse of
-// the file again).
+// time, so that a large list is never in memory as a whole syntax tree. A
+// file of at least st.Min bytes (0: none) that holds a list of tools (a
+// list at the root, a container's "tools" or a stream of YAML documents,
+// in a .json file or in YAML the fast YAML parser takes) is decoded one
+// element of the list (one document) at a time, once the whole text is
+// known to be valid: st.Tool is called on each of its tools, in order and
+// in the worker that parses the file, while the tool's syntax tree is
+// there (Span, Pin, Node work as usual); when it returns, the tree is
+// dropped, as File.Release drops it (a position Pin did not keep costs a
+// parse of the file again). Any other file of that size is parsed whole,
+// after st.Whole is called.
 //
-// When tool is called on t, t.File.Tools holds t and every tool before it,
-// and one more tool unless t is the file's last one (a check can tell the
-// file's only tool), and t.File.Errors is not complete yet: each is called
-// on the file once it is parsed, as LoadFilesFunc calls it, with every
-// tool and error. For any other file tool is not called. A panic in tool
-// is a panic while parsing (see ParseFile): the file then has no tools.
-func LoadFilesStream(files []string, streamMin int, tool func(i int, t *Tool), each func(i int, f *File)) *Set {
+// When st.Tool is called on t, t.File.Tools holds t and every tool before
+// it, and one more tool unless t is the file's last one (a check can tell
+// the file's only tool), and t.File.Errors is not complete yet: each is
+// called on the file once it is parsed, as LoadFilesFunc calls it, with
+// every tool and error. For any other file st.Tool is not called. A panic
+// in it is a panic while parsing (see ParseFile): the file then has no
+// tools.
+func LoadFilesStream(files []string, st Stream, each func(i int, f *File)) *Set {
 	var stream func(i int) *streamer
-	if streamMin > 0 && tool != nil {
+	if st.Min > 0 && st.Tool != nil {
 		stream = func(i int) *streamer {
-			return &streamer{min: streamMin, tool: func(t *Tool) { tool(i, t) }}
+			s := &streamer{min: st.Min, tool: func(t *Tool) { st.Tool(i, t) }}
+			if st.Whole != nil {
+				s.whole = func(size int) { st.Whole(i, size) }
+			}
+			return s
 		}
 	}
 	return loadFiles(files, stream, each)
