@@ -328,16 +328,7 @@ func checkList(t *testing.T, name string, data []byte, doc *yaml.Node, bad *fast
 			t.Errorf("%s: ParseJSONList handed over %d elements of a document ParseJSON refuses", name, len(items))
 		}
 	default:
-		if len(items) != len(want) {
-			t.Errorf("%s: ParseJSONList handed over %d elements, ParseJSON has %d", name, len(items), len(want))
-			return
-		}
-		for i := range want {
-			if d := nodeDiff(fmt.Sprintf("/%d", i), items[i], want[i]); d != "" {
-				t.Errorf("%s: ParseJSONList's element differs from ParseJSON's: %s", name, d)
-				return
-			}
-		}
+		sameTrees(t, name+": ParseJSONList's elements and ParseJSON's", items, want, nodeDiff, "/%d")
 	}
 }
 

@@ -905,15 +905,8 @@ func checkYAMLList(t *testing.T, name string, data []byte, fast *yaml.Node) {
 		}
 	case !ok:
 		t.Errorf("%s: ParseYAMLList refuses a list ParseYAML takes", name)
-	case len(items) != len(want):
-		t.Errorf("%s: ParseYAMLList handed over %d elements, ParseYAML has %d", name, len(items), len(want))
 	default:
-		for i := range items {
-			if d := yamlNodeDiff(fmt.Sprintf("/%d", i), items[i], want[i]); d != "" {
-				t.Errorf("%s: ParseYAMLList's element differs from ParseYAML's: %s", name, d)
-				return
-			}
-		}
+		sameTrees(t, name+": ParseYAMLList's elements and ParseYAML's", items, want, yamlNodeDiff, "/%d")
 	}
 }
 
@@ -1122,13 +1115,20 @@ func checkYAMLDocs(t *testing.T, name string, data []byte) {
 		t.Errorf("%s: ParseYAMLDocs took a stream yaml.v3 rejects: %v", name, err)
 		return
 	}
+	sameTrees(t, name+": ParseYAMLDocs's documents and yaml.v3's", got, want, yamlNodeDiff, "document %d")
+}
+
+// sameTrees fails unless got and want hold as many trees, each the same
+// as its peer (diff, "" when they are; path names the i-th, a format).
+func sameTrees(t *testing.T, what string, got, want []*yaml.Node, diff func(path string, a, b *yaml.Node) string, path string) {
+	t.Helper()
 	if len(got) != len(want) {
-		t.Errorf("%s: ParseYAMLDocs read %d documents, yaml.v3 %d", name, len(got), len(want))
+		t.Errorf("%s: %d trees, want %d", what, len(got), len(want))
 		return
 	}
 	for i := range got {
-		if d := yamlNodeDiff(fmt.Sprintf("document %d", i), got[i], want[i]); d != "" {
-			t.Errorf("%s: %s", name, d)
+		if d := diff(fmt.Sprintf(path, i), got[i], want[i]); d != "" {
+			t.Errorf("%s differ: %s", what, d)
 			return
 		}
 	}
