@@ -526,7 +526,7 @@ func readBaseline(path string) ([]lint.Override, error) {
 
 // lintGC is the soft memory limit of a lint run, set as it learns what
 // it reads. It starts at base, for the set; it is never lower, and never
-// above ceiling (or base, when that is higher).
+// above ceiling.
 //
 // When a large list of size bytes starts to be read a tool at a time
 // (streaming), its live heap stays below 2.5 times its size (its text and
@@ -544,12 +544,10 @@ type lintGC struct {
 }
 
 // newLintGC returns the limit of a lint of files files: base is 48 MiB
-// and 4 KiB a file. A set so large that base passes ceiling gets base
-// (the set's live heap, ~2.7 KB a file, must stay below the limit, or the
-// GC runs without pause).
+// and 4 KiB a file.
 func newLintGC(files int, ceiling int64) *lintGC {
-	base := 48<<20 + int64(files)<<12
-	return &lintGC{base: base, limit: base, ceiling: max(ceiling, base)}
+	base := min(48<<20+int64(files)<<12, ceiling)
+	return &lintGC{base: base, limit: base, ceiling: ceiling}
 }
 
 func (g *lintGC) streaming(size int) { g.raise(3 * int64(size)) }
