@@ -257,6 +257,17 @@ func TestRequestStateBound(t *testing.T) {
 	if err := other.openState("asker", json.RawMessage(`{"prompt":"hi"}`), state, into); err == nil {
 		t.Error("another server's state was taken")
 	}
+	// A state is taken for stateTTL after it is issued, not for ever.
+	defer func(now func() time.Time) { stateNow = now }(stateNow)
+	issued := time.Now()
+	stateNow = func() time.Time { return issued.Add(stateTTL - time.Minute) }
+	if err := s.openState("asker", json.RawMessage(`{"prompt":"hi"}`), state, into); err != nil {
+		t.Errorf("a state within its time: %v", err)
+	}
+	stateNow = func() time.Time { return issued.Add(stateTTL + time.Minute) }
+	if err := s.openState("asker", json.RawMessage(`{"prompt":"hi"}`), state, into); err == nil || !strings.Contains(err.Error(), "expired") {
+		t.Errorf("a state past its time: %v, want it refused as expired", err)
+	}
 }
 
 // rawAskServe is rawServe with a client that declares sampling and

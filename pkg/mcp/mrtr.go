@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,6 +37,14 @@ var errInputRequired = errors.New("the client's answer is not known yet; the cal
 
 // maxRequestState bounds the answers carried from round to round.
 const maxRequestState = 8 << 20
+
+// stateTTL is how long a requestState is taken after it is issued: long
+// enough for a person to answer a form, short enough that a state that
+// leaked (a log, a proxy) cannot be replayed for ever against this server.
+var stateTTL = time.Hour
+
+// stateNow is the clock of stateTTL (the tests move it).
+var stateNow = time.Now
 
 // roundTrip is the Asker of a call on a multi round-trip session.
 type roundTrip struct {
@@ -128,13 +137,14 @@ func callDigest(name string, arguments json.RawMessage) string {
 type requestState struct {
 	Call    string                     `json:"call"`
 	Answers map[string]json.RawMessage `json:"answers"`
+	Expires int64                      `json:"expires"` // Unix seconds
 }
 
 func (s *Server) sealState(name string, arguments json.RawMessage, answers map[string]json.RawMessage) (string, error) {
 	if len(answers) == 0 {
 		return "", nil
 	}
-	payload, err := json.Marshal(requestState{Call: callDigest(name, arguments), Answers: answers})
+	payload, err := json.Marshal(requestState{Call: callDigest(name, arguments), Answers: answers, Expires: stateNow().Add(stateTTL).Unix()})
 	if err != nil {
 		return "", err
 	}
@@ -168,6 +178,9 @@ func (s *Server) openState(name string, arguments json.RawMessage, state string,
 	var st requestState
 	if json.Unmarshal(payload, &st) != nil || st.Call != callDigest(name, arguments) {
 		return bad
+	}
+	if stateNow().Unix() > st.Expires {
+		return fmt.Errorf("requestState expired: it was issued more than %s ago; call the tool again without it", stateTTL)
 	}
 	for k, v := range st.Answers {
 		into[k] = v
