@@ -188,8 +188,7 @@ func TestAskHTTP(t *testing.T) {
 // nothing; the call ends at its timeout when no answer comes.
 func TestAskHTTPAnswerChecks(t *testing.T) {
 	dir, _ := askTools(t)
-	data, _ := os.ReadFile(filepath.Join(dir, "asker.yaml"))
-	os.WriteFile(filepath.Join(dir, "asker.yaml"), []byte(strings.Replace(string(data), "entry:", "runtime:\n  timeout: 2s\nentry:", 1)), 0o644)
+	askerTimeout(t, dir, "2s")
 	s, _ := newServer(t, dir, Options{})
 	url := serveHTTP(t, s, HTTPOptions{})
 	post := func(body string) *http.Response { return postMessage(t, url, body) }
@@ -316,8 +315,7 @@ func (r *rawSession) untilResponse(id string) string {
 // answers in a JSON-RPC batch reach their requests.
 func TestAskStdioMalformedAnswer(t *testing.T) {
 	dir, _ := askTools(t)
-	data, _ := os.ReadFile(filepath.Join(dir, "asker.yaml"))
-	os.WriteFile(filepath.Join(dir, "asker.yaml"), []byte(strings.Replace(string(data), "entry:", "runtime:\n  timeout: 20s\nentry:", 1)), 0o644)
+	askerTimeout(t, dir, "20s")
 	r := rawAskServe(t, dir)
 	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"asker","arguments":{"prompt":"hi"}}}`)
 	id, method := r.askRequest()
@@ -346,8 +344,7 @@ func TestAskStdioMalformedAnswer(t *testing.T) {
 // for a call's request is refused (400) and fails the request at once.
 func TestAskHTTPMalformedAnswer(t *testing.T) {
 	dir, _ := askTools(t)
-	data, _ := os.ReadFile(filepath.Join(dir, "asker.yaml"))
-	os.WriteFile(filepath.Join(dir, "asker.yaml"), []byte(strings.Replace(string(data), "entry:", "runtime:\n  timeout: 20s\nentry:", 1)), 0o644)
+	askerTimeout(t, dir, "20s")
 	s, _ := newServer(t, dir, Options{})
 	url := serveHTTP(t, s, HTTPOptions{})
 	post := func(body string) *http.Response { return postMessage(t, url, body) }
@@ -390,4 +387,17 @@ func postMessage(t *testing.T, url, body string) *http.Response {
 		t.Fatal(err)
 	}
 	return resp
+}
+
+// askerTimeout gives askTools' asker tool in dir a timeout (YAML, "2s").
+func askerTimeout(t *testing.T, dir, timeout string) {
+	t.Helper()
+	p := filepath.Join(dir, "asker.yaml")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(data), "entry:", "runtime:\n  timeout: "+timeout+"\nentry:", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -377,20 +377,7 @@ runtime: {timeout: 60s}
 	if err := os.WriteFile(filepath.Join(dir, "pidsleep.yaml"), []byte(tool), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := toolctl("serve", "--no-lint", "--grace", "1m", dir)
-	stderr := &lockedBuffer{}
-	c.Stderr = stderr
-	stdin, err := c.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
+	c, stdin, stdout, stderr := startServe(t, "--no-lint", "--grace", "1m", dir)
 	exited := make(chan error, 1)
 	go func() { exited <- c.Wait() }()
 	defer c.Process.Kill()

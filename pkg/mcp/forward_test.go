@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -209,11 +211,11 @@ entry:
 	return upstream, relay
 }
 
-// serveClient starts toolctl serve --no-lint dir and connects client to
-// it at protocol ("" the SDK's latest); both end with the test.
-func serveClient(ctx context.Context, t *testing.T, dir, protocol string, client *sdk.Client) (*sdk.ClientSession, *lockedBuffer) {
+// startServe starts toolctl serve with args, its stdin and stdout piped
+// and its stderr in a buffer; the caller ends it.
+func startServe(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, *lockedBuffer) {
 	t.Helper()
-	c := toolctl("serve", "--no-lint", dir)
+	c := toolctl(append([]string{"serve"}, args...)...)
 	stderr := &lockedBuffer{}
 	c.Stderr = stderr
 	stdin, err := c.StdinPipe()
@@ -227,6 +229,14 @@ func serveClient(ctx context.Context, t *testing.T, dir, protocol string, client
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
+	return c, stdin, stdout, stderr
+}
+
+// serveClient starts toolctl serve --no-lint dir and connects client to
+// it at protocol ("" the SDK's latest); both end with the test.
+func serveClient(ctx context.Context, t *testing.T, dir, protocol string, client *sdk.Client) (*sdk.ClientSession, *lockedBuffer) {
+	t.Helper()
+	c, stdin, stdout, stderr := startServe(t, "--no-lint", dir)
 	t.Cleanup(func() {
 		c.Process.Kill()
 		_ = c.Wait()
