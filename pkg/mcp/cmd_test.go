@@ -116,21 +116,8 @@ type proc struct {
 // startStdio starts toolctl serve ARGS and connects a client to it.
 func startStdio(t *testing.T, opts *sdk.ClientOptions, args ...string) *proc {
 	t.Helper()
-	c := toolctl(append([]string{"serve"}, args...)...)
-	p := &proc{cmd: c, stderr: &lockedBuffer{}, exited: make(chan error, 1)}
-	c.Stderr = p.stderr
-	stdin, err := c.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.stdin, p.stdout = stdin, &recorder{r: stdout}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
+	c, stdin, stdout, stderr := startServe(t, args...)
+	p := &proc{cmd: c, stdin: stdin, stdout: &recorder{r: stdout}, stderr: stderr, exited: make(chan error, 1)}
 	go func() { p.exited <- c.Wait() }()
 	t.Cleanup(func() {
 		c.Process.Kill()
