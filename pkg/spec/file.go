@@ -214,8 +214,9 @@ func (f *File) parse(d *decoder) {
 	// below, which gives the errors. JSON is YAML: a .yaml file that holds
 	// a JSON object or array gets the JSON parser's tree.
 	big := d.stream != nil && len(data) >= d.stream.min
-	multi := bytes.Contains(data, []byte("\n---"))
 	if !f.isJSON() && fastnode.UseYAML {
+		// A "---" line: maybe a stream of documents (ParseYAMLDocs).
+		multi := bytes.Contains(data, []byte("\n---"))
 		if big && (f.streamYAMLList(d, data) || multi && f.yamlDocs(d, data)) {
 			return
 		}
