@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/toolctl/toolctl/internal/jsonschema"
 	"github.com/toolctl/toolctl/pkg/export"
 	"github.com/toolctl/toolctl/pkg/run"
 	"github.com/toolctl/toolctl/pkg/spec"

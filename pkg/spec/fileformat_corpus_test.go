@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolctl/toolctl/internal/jsonschema"
 )
 
 // The schema is for editors: it must accept every corpus file the parser

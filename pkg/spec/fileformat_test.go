@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
 	"gopkg.in/yaml.v3"
+
+	"github.com/toolctl/toolctl/internal/jsonschema"
 )
 
 func compileFileSchema(t *testing.T) *jsonschema.Schema {
