@@ -1,3 +1,6 @@
+// Copied from github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 (Apache License 2.0,
+// LICENSE); changed by toolctl where a comment says "toolctl" (see README.md).
+
 package jsonschema
 
 import (
@@ -267,7 +270,9 @@ func (c *Compiler) compileDynamicAnchors(r *resource, res *resource) error {
 		return nil
 	}
 
-	rr := r.listResources(res)
+	// toolctl: the indexed $dynamicAnchors below res, not every
+	// subresource below it (listResources), for every subschema.
+	rr := r.listDynamicAnchors(res)
 	rr = append(rr, res)
 	for _, sr := range rr {
 		if m, ok := sr.doc.(map[string]interface{}); ok {

@@ -1,3 +1,6 @@
+// Copied from github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 (Apache License 2.0,
+// LICENSE); changed by toolctl where a comment says "toolctl" (see README.md).
+
 package jsonschema
 
 import (
@@ -7,6 +10,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -18,6 +22,16 @@ type resource struct {
 	draft        *Draft
 	subresources map[string]*resource // key is floc. only applicable for root resource
 	schema       *Schema
+
+	// Indexes of subresources, kept by addSubresources (root resource
+	// only). toolctl: upstream scanned every subresource for each
+	// subschema compiled, each $ref and each anchor, which is quadratic
+	// in the size of one document (a tool with 50,000 parameters took
+	// 93 s to compile).
+	urlFloc     map[string]string   // non-empty url → floc of the subresource
+	dynamicIn   map[string][]string // floc → flocs of the subresources below it declaring $dynamicAnchor
+	anchorFlocs map[string][]string // anchor → flocs of the subresources declaring it
+	visits      int                 // subresources examined by lookups (TestWideSchemaLinear)
 }
 
 func (r *resource) String() string {
@@ -49,35 +63,73 @@ func (r *resource) fillSubschemas(c *Compiler, res *resource) error {
 		return err
 	}
 
-	if r.subresources == nil {
-		r.subresources = make(map[string]*resource)
-	}
-	if err := r.draft.listSubschemas(res, r.baseURL(res.floc), r.subresources); err != nil {
+	listed := make(map[string]*resource)
+	if err := r.draft.listSubschemas(res, r.baseURL(res.floc), listed); err != nil {
 		return err
 	}
+	return r.addSubresources(listed)
+}
 
-	// ensure subresource.url uniqueness
-	url2floc := make(map[string]string)
-	for _, sr := range r.subresources {
+// addSubresources adds listed to r.subresources and its indexes, and
+// ensures subresource.url uniqueness. toolctl: upstream checked every
+// subresource again on each call; the new ones are checked against the
+// index instead (in floc order, so that the error is always the same).
+func (r *resource) addSubresources(listed map[string]*resource) error {
+	if r.subresources == nil {
+		r.subresources = make(map[string]*resource)
+		r.urlFloc = make(map[string]string)
+		r.dynamicIn = make(map[string][]string)
+		r.anchorFlocs = make(map[string][]string)
+	}
+	flocs := make([]string, 0, len(listed))
+	for floc := range listed {
+		flocs = append(flocs, floc)
+	}
+	sort.Strings(flocs)
+	for _, floc := range flocs {
+		sr := listed[floc]
+		_, seen := r.subresources[floc]
+		r.subresources[floc] = sr
 		if sr.url != "" {
-			if floc, ok := url2floc[sr.url]; ok {
-				return fmt.Errorf("jsonschema: %q and %q in %s have same canonical-uri", floc[1:], sr.floc[1:], r.url)
+			if other, ok := r.urlFloc[sr.url]; ok && other != floc {
+				return fmt.Errorf("jsonschema: %q and %q in %s have same canonical-uri", other[1:], floc[1:], r.url)
 			}
-			url2floc[sr.url] = sr.floc
+			r.urlFloc[sr.url] = floc
+		}
+		if seen {
+			continue // the same location listed again: indexed already
+		}
+		m, ok := sr.doc.(map[string]interface{})
+		if !ok {
+			continue
+		}
+		if _, ok := m["$dynamicAnchor"]; ok {
+			// Every resource above it lists it (listResources' prefix).
+			for up := floc; ; {
+				slash := strings.LastIndexByte(up, '/')
+				if slash == -1 {
+					break
+				}
+				up = up[:slash]
+				r.dynamicIn[up] = append(r.dynamicIn[up], floc)
+			}
+		}
+		for _, anchor := range r.draft.anchors(sr.doc) {
+			r.anchorFlocs[anchor] = append(r.anchorFlocs[anchor], floc)
 		}
 	}
-
 	return nil
 }
 
-// listResources lists all subresources in res
-func (r *resource) listResources(res *resource) []*resource {
-	var result []*resource
-	prefix := res.floc + "/"
-	for _, sr := range r.subresources {
-		if strings.HasPrefix(sr.floc, prefix) {
-			result = append(result, sr)
-		}
+// listDynamicAnchors lists the subresources in res that declare
+// $dynamicAnchor. toolctl: upstream listed every subresource in res
+// (listResources) and its caller kept these.
+func (r *resource) listDynamicAnchors(res *resource) []*resource {
+	flocs := r.dynamicIn[res.floc]
+	result := make([]*resource, 0, len(flocs)+1)
+	for _, floc := range flocs {
+		r.visits++
+		result = append(result, r.subresources[floc])
 	}
 	return result
 }
@@ -86,10 +138,17 @@ func (r *resource) findResource(url string) *resource {
 	if r.url == url {
 		return r
 	}
-	for _, res := range r.subresources {
-		if res.url == url {
-			return res
+	if url == "" { // not indexed; upstream's scan
+		for _, res := range r.subresources {
+			r.visits++
+			if res.url == url {
+				return res
+			}
 		}
+		return nil
+	}
+	if floc, ok := r.urlFloc[url]; ok {
+		return r.subresources[floc]
 	}
 	return nil
 }
@@ -109,15 +168,13 @@ func (r *resource) resolveFragment(c *Compiler, sr *resource, f string) (*resour
 			}
 		}
 
-		// check in subresources that has same base url
+		// check in subresources that has same base url (toolctl: those
+		// declaring the anchor, from the index, not every subresource)
 		prefix := sr.floc + "/"
-		for _, res := range r.subresources {
-			if strings.HasPrefix(res.floc, prefix) && r.baseURL(res.floc) == sr.url {
-				for _, anchor := range r.draft.anchors(res.doc) {
-					if anchor == f[1:] {
-						return res, nil
-					}
-				}
+		for _, floc := range r.anchorFlocs[f[1:]] {
+			r.visits++
+			if strings.HasPrefix(floc, prefix) && r.baseURL(floc) == sr.url {
+				return r.subresources[floc], nil
 			}
 		}
 		return nil, nil
@@ -163,7 +220,9 @@ func (r *resource) resolveFragment(c *Compiler, sr *resource, f string) (*resour
 		return nil, err
 	}
 	res := &resource{url: id, floc: floc, doc: doc}
-	r.subresources[floc] = res
+	if err := r.addSubresources(map[string]*resource{floc: res}); err != nil {
+		return nil, err
+	}
 	if err := r.fillSubschemas(c, res); err != nil {
 		return nil, err
 	}

@@ -1,3 +1,6 @@
+// Copied from github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 (Apache License 2.0,
+// LICENSE); changed by toolctl where a comment says "toolctl" (see README.md).
+
 package jsonschema
 
 import (
@@ -299,7 +302,7 @@ func (s *Schema) validate(scope []schemaRef, vscope int, spath string, v interfa
 			}
 		}
 		if !matched {
-			errors = append(errors, validationError("enum", "%s", s.enumError))
+			errors = append(errors, validationError("enum", "%s", s.enumError)) // toolctl: a constant format (vet)
 		}
 	}
 

@@ -1,0 +1,68 @@
+package jsonschema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// wideSchema is one document of 2n+n/10 properties: p<i> declares
+// $anchor a<i> and $dynamicAnchor d<i>; q<i> refers to it by anchor;
+// every tenth p<i> has an $id that u<i> refers to (and q<i> with it).
+func wideSchema(n int) string {
+	props := map[string]any{}
+	for i := range n {
+		p := map[string]any{"type": "string", "maxLength": 3, "$anchor": fmt.Sprintf("a%d", i), "$dynamicAnchor": fmt.Sprintf("d%d", i)}
+		if i%10 == 0 {
+			p["$id"] = fmt.Sprintf("urn:toolctl:p%d", i)
+			props[fmt.Sprintf("u%d", i)] = map[string]any{"$ref": fmt.Sprintf("urn:toolctl:p%d", i)}
+		}
+		props[fmt.Sprintf("p%d", i)] = p
+		ref := fmt.Sprintf("#a%d", i)
+		if i%10 == 0 { // the anchor is in p<i>'s own resource
+			ref = fmt.Sprintf("urn:toolctl:p%d#a%d", i, i)
+		}
+		props[fmt.Sprintf("q%d", i)] = map[string]any{"$ref": ref}
+	}
+	b, _ := json.Marshal(map[string]any{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": props})
+	return string(b)
+}
+
+// TestWideSchemaLinear: compiling one document examines each subresource
+// a bounded number of times, not once per subschema compiled ($dynamicAnchor
+// lists), per $ref ($id lookups) and per anchor reference, as upstream
+// did (n² visits: a tool with 50,000 parameters took 93 s to lint).
+func TestWideSchemaLinear(t *testing.T) {
+	for _, n := range []int{100, 5000} {
+		const url = "toolctl:///wide.json"
+		c := NewCompiler()
+		if err := c.AddResource(url, strings.NewReader(wideSchema(n))); err != nil {
+			t.Fatal(err)
+		}
+		s, err := c.Compile(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		subschemas := len(c.resources[url].subresources)
+		if visits := c.resources[url].visits; visits > 2*subschemas {
+			t.Errorf("%d properties: %d subresources examined for %d subschemas; want at most %d", n, visits, subschemas, 2*subschemas)
+		}
+		// The lookups still find what they look for.
+		last := n - 1
+		last -= last % 10
+		bad := map[string]any{fmt.Sprintf("q%d", n-1): "long", fmt.Sprintf("u%d", last): "long", fmt.Sprintf("p%d", n/2): "ok"}
+		err = s.Validate(bad)
+		if err == nil {
+			t.Fatalf("%d properties: %v validated; the $refs to p%d (anchor) and p%d ($id) were not followed", n, bad, n-1, last)
+		}
+		for _, want := range []string{fmt.Sprintf("/q%d", n-1), fmt.Sprintf("/u%d", last)} {
+			if !strings.Contains(fmt.Sprintf("%#v", err), want) {
+				t.Errorf("%d properties: the error %v does not name %s", n, err, want)
+			}
+		}
+		if got := len(s.dynamicAnchors); got != n {
+			t.Errorf("%d properties: the root lists %d dynamic anchors, want %d", n, got, n)
+		}
+	}
+}
