@@ -24,6 +24,8 @@ type Compiler struct {
 	// Extensions is used to register extensions.
 	extensions map[string]extension
 
+	loading *Draft // toolctl: the draft whose meta-schema this compiles (metaOf)
+
 	// ExtractAnnotations tells whether schema annotations has to be extracted
 	// in compiled Schema or not.
 	ExtractAnnotations bool
@@ -211,8 +213,10 @@ func (c *Compiler) findResource(url string) (*resource, error) {
 
 func (c *Compiler) compileURL(url string, stack []schemaRef, ptr string) (*Schema, error) {
 	// if url points to a draft, return Draft.meta
-	if d := findDraft(url); d != nil && d.meta != nil {
-		return d.meta, nil
+	if d := findDraft(url); d != nil {
+		if meta := c.metaOf(d); meta != nil {
+			return meta, nil
+		}
 	}
 
 	b, f := split(url)
@@ -317,7 +321,7 @@ func (c *Compiler) compileMap(r *resource, stack []schemaRef, sref schemaRef, re
 		if sch, ok := m["$schema"]; ok {
 			sch := sch.(string)
 			if d := findDraft(sch); d != nil {
-				s.meta = d.meta
+				s.meta = c.metaOf(d)
 			} else {
 				if s.meta, err = c.compileRef(r, stack, "$schema", res, sch); err != nil {
 					return err
@@ -758,6 +762,16 @@ func (c *Compiler) compileMap(r *resource, stack []schemaRef, sref schemaRef, re
 	return nil
 }
 
+// metaOf is d's meta-schema, compiled on first use; nil for the draft
+// whose meta-schema c is compiling. toolctl: upstream read d.meta, set at
+// package init.
+func (c *Compiler) metaOf(d *Draft) *Schema {
+	if d == c.loading {
+		return d.meta
+	}
+	return d.metaSchema()
+}
+
 func (c *Compiler) validateSchema(r *resource, v interface{}, vloc string) error {
 	validate := func(meta *Schema) error {
 		if meta == nil {
@@ -766,7 +780,7 @@ func (c *Compiler) validateSchema(r *resource, v interface{}, vloc string) error
 		return meta.validateValue(v, vloc)
 	}
 
-	if err := validate(r.draft.meta); err != nil {
+	if err := validate(c.metaOf(r.draft)); err != nil {
 		return err
 	}
 	for _, ext := range c.extensions {

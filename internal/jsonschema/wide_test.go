@@ -66,3 +66,44 @@ func TestWideSchemaLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestMetaSchemasOnFirstUse: the drafts' meta-schemas are compiled when
+// a schema first needs one, once, however many compile at the same time
+// (go test -race), and each still rejects what it should.
+func TestMetaSchemasOnFirstUse(t *testing.T) {
+	drafts := map[string]string{
+		"http://json-schema.org/draft-04/schema#":        `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","minProperties":"1"}`,
+		"http://json-schema.org/draft-06/schema#":        `{"$schema":"http://json-schema.org/draft-06/schema#","type":"object","minProperties":"1"}`,
+		"http://json-schema.org/draft-07/schema#":        `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","minProperties":"1"}`,
+		"https://json-schema.org/draft/2019-09/schema":   `{"$schema":"https://json-schema.org/draft/2019-09/schema","type":"object","minProperties":"1"}`,
+		"https://json-schema.org/draft/2020-12/schema":   `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","minProperties":"1"}`,
+		"https://json-schema.org/draft/2020-12/schema#2": `{"type":"object","minProperties":"1"}`,
+	}
+	errs := make(chan error, 8*len(drafts))
+	for range 8 {
+		for name, doc := range drafts {
+			go func() {
+				c := NewCompiler()
+				if err := c.AddResource("toolctl:///s.json", strings.NewReader(doc)); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := c.Compile("toolctl:///s.json"); err == nil {
+					errs <- fmt.Errorf("%s: minProperties \"1\" compiled; the meta-schema was not checked", name)
+					return
+				}
+				errs <- nil
+			}()
+		}
+	}
+	for range 8 * len(drafts) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for _, d := range []*Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020} {
+		if d.meta == nil || d.meta.meta != d.meta {
+			t.Errorf("%s: meta-schema not loaded after use", d)
+		}
+	}
+}
