@@ -24,7 +24,8 @@ type Compiler struct {
 	// Extensions is used to register extensions.
 	extensions map[string]extension
 
-	loading *Draft // toolctl: the draft whose meta-schema this compiles (metaOf)
+	loading  *Draft // toolctl: the draft whose meta-schema this compiles (metaOf)
+	refDepth int    // toolctl: references being compiled inside one another (maxRefDepth)
 
 	// ExtractAnnotations tells whether schema annotations has to be extracted
 	// in compiled Schema or not.
@@ -109,6 +110,22 @@ func (c *Compiler) AddResource(url string, r io.Reader) error {
 	if err != nil {
 		return err
 	}
+	c.resources[res.url] = res
+	return nil
+}
+
+// AddCheckedResource is AddResource for a document its caller has
+// checked against its draft's meta-schema: compiling it does not check
+// the document again (parts of it resolved at other locations still are).
+// toolctl: pkg/validate's fast check decides most input schemas, and
+// the library's check needs the meta-schema compiled (1 ms, which
+// toolctl run paid for each call).
+func (c *Compiler) AddCheckedResource(url string, r io.Reader) error {
+	res, err := newResource(url, r)
+	if err != nil {
+		return err
+	}
+	res.metaChecked = true
 	c.resources[res.url] = res
 	return nil
 }
@@ -227,7 +244,19 @@ func (c *Compiler) compileURL(url string, stack []schemaRef, ptr string) (*Schem
 	return c.compileRef(r, stack, ptr, r, f)
 }
 
+// maxRefDepth bounds the references compiled inside one another.
+// toolctl: upstream recursed without bound, to a fatal stack overflow
+// (1 GB of stack, after a minute) for a reference that resolves back to
+// itself through a base URI the compiler normalizes differently ("$id":
+// "?" and "$ref": "#/x"), or for a long enough chain of references.
+const maxRefDepth = 10000
+
 func (c *Compiler) compileRef(r *resource, stack []schemaRef, refPtr string, res *resource, ref string) (*Schema, error) {
+	if c.refDepth >= maxRefDepth {
+		return nil, fmt.Errorf("jsonschema: references nested more than %d deep at %s: a $ref that leads back to itself (check its $id and $ref) or too long a chain of them", maxRefDepth, res.floc)
+	}
+	c.refDepth++
+	defer func() { c.refDepth-- }()
 	base := r.baseURL(res.floc)
 	ref, err := resolveURL(base, ref)
 	if err != nil {

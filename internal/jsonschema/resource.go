@@ -32,6 +32,7 @@ type resource struct {
 	dynamicIn   map[string][]string // floc → flocs of the subresources below it declaring $dynamicAnchor
 	anchorFlocs map[string][]string // anchor → flocs of the subresources declaring it
 	visits      int                 // subresources examined by lookups (TestWideSchemaLinear)
+	metaChecked bool                // the caller checked doc against its meta-schema (AddCheckedResource)
 }
 
 func (r *resource) String() string {
@@ -59,8 +60,10 @@ func newResource(url string, r io.Reader) (*resource, error) {
 
 // fillSubschemas fills subschemas in res into r.subresources
 func (r *resource) fillSubschemas(c *Compiler, res *resource) error {
-	if err := c.validateSchema(r, res.doc, res.floc[1:]); err != nil {
-		return err
+	if res != r || !r.metaChecked { // toolctl: AddCheckedResource
+		if err := c.validateSchema(r, res.doc, res.floc[1:]); err != nil {
+			return err
+		}
 	}
 
 	listed := make(map[string]*resource)

@@ -61,6 +61,9 @@ func outcomes(schema []byte, instances []any, draft string, remoteDir string) (o
 		ours = append(ours, "resource error")
 	} else if s, err := c.Compile(docURL); err != nil {
 		ours = append(ours, "compile error")
+		if strings.Contains(err.Error(), "references nested more than") {
+			return ours, ours // upstream overflows its stack (TestRefDepthBounded)
+		}
 	} else {
 		for _, v := range instances {
 			ours = append(ours, verdict(safeValidate(func() error { return s.Validate(v) })))

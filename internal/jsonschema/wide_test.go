@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -104,6 +105,74 @@ func TestMetaSchemasOnFirstUse(t *testing.T) {
 	for _, d := range []*Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020} {
 		if d.meta == nil || d.meta.meta != d.meta {
 			t.Errorf("%s: meta-schema not loaded after use", d)
+		}
+	}
+}
+
+// TestAddCheckedResource: a document added as checked is not checked
+// against its meta-schema again, but what a $ref resolves elsewhere in it
+// (a location no keyword makes a schema) still is.
+func TestAddCheckedResource(t *testing.T) {
+	const url = "toolctl:///s.json"
+	titled := `{"title":5,"type":"string"}` // title must be a string: only the meta-schema says so
+	for _, checked := range []bool{false, true} {
+		c := NewCompiler()
+		add := c.AddResource
+		if checked {
+			add = c.AddCheckedResource
+		}
+		if err := add(url, strings.NewReader(titled)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := c.Compile(url)
+		if checked && err != nil {
+			t.Errorf("checked: %v; want it compiled without the meta-schema", err)
+		}
+		if !checked && err == nil {
+			t.Error("unchecked: title 5 compiled; want the meta-schema's error")
+		}
+	}
+	c := NewCompiler()
+	if err := c.AddCheckedResource(url, strings.NewReader(`{"x":{"minLength":"a"},"properties":{"p":{"$ref":"#/x"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Compile(url); err == nil {
+		t.Error(`"$ref": "#/x" to {"minLength": "a"} compiled; its target is not part of what was checked`)
+	}
+}
+
+// TestRefDepthBounded: a $ref that leads back to itself through an $id
+// the compiler normalizes ("?": the empty query is dropped), or a chain
+// of $refs longer than maxRefDepth, is a compile error, not a fatal stack
+// overflow after a minute (upstream); a long chain within it compiles.
+func TestRefDepthBounded(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(256 << 20)) // without the bound: a quick crash, not 1 GB
+	chain := func(n int) string {
+		defs := map[string]any{fmt.Sprintf("d%d", n): map[string]any{"type": "string"}}
+		for i := range n {
+			defs[fmt.Sprintf("d%d", i)] = map[string]any{"$ref": fmt.Sprintf("#/$defs/d%d", i+1)}
+		}
+		b, _ := json.Marshal(map[string]any{"$defs": defs, "properties": map[string]any{"a": map[string]any{"$ref": "#/$defs/d0"}}})
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name, doc string
+		ok        bool
+	}{
+		{"cycle through $id ?", `{"$id":"?","properties":{"a":{"$ref":"#/x"}},"x":{"type":"string"}}`, false},
+		{"chain of 2,000", chain(2000), true},
+		{"chain of 12,000", chain(12000), false},
+	} {
+		c := NewCompiler()
+		if err := c.AddResource("toolctl:///s.json", strings.NewReader(tc.doc)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := c.Compile("toolctl:///s.json")
+		if tc.ok && err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		if !tc.ok && (err == nil || !strings.Contains(err.Error(), "references nested more than")) {
+			t.Errorf("%s: got %v, want the nesting error", tc.name, err)
 		}
 	}
 }

@@ -84,6 +84,12 @@ func TestFastSchemaEdgeCases(t *testing.T) {
 		{`{"x-anything":{"type":"nope"},"nullable":true}`, valid},
 		{`{"multipleOf":0}`, unsure},
 		{`{"items":[{"type":"string"}]}`, unsure},
+		{`{"$id":"urn:toolctl:x"}`, valid},
+		{`{"$id":"urn:toolctl:x#"}`, valid},
+		{`{"$id":"urn:toolctl:x#frag"}`, unsure}, // the meta-schema's pattern ^[^#]*#?$
+		{`{"$ref":"#/$defs/a"}`, valid},
+		{`{"$ref":"a\\b"}`, unsure}, // not a uri-reference
+		{`{"$ref":"http://[::1"}`, unsure},
 	}
 	for _, tc := range meta {
 		var m spec.Map

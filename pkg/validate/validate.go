@@ -65,15 +65,40 @@ func Compile(doc *spec.Map) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A schema the fast check vouches for skips the library's meta-schema
+	// check (and the compile of the meta-schema itself). The library
+	// panics on some invalid schemas it compiles unchecked, so should the
+	// fast check ever be wrong, the schema is compiled again, checked.
+	if MetaValid(doc) {
+		if s, panicked, err := compile(raw, true); !panicked {
+			return s, err
+		}
+	}
+	s, _, err := compile(raw, false)
+	return s, err
+}
+
+// compile compiles raw, checked against its meta-schema unless checked is
+// true; panicked tells that the library panicked (err says why).
+func compile(raw []byte, checked bool) (s *jsonschema.Schema, panicked bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, panicked, err = nil, true, fmt.Errorf("the schema does not compile: %v", p)
+		}
+	}()
 	c := NewCompiler()
-	if err := c.AddResource(inputURL, strings.NewReader(string(raw))); err != nil {
-		return nil, err
+	add := c.AddResource
+	if checked {
+		add = c.AddCheckedResource
 	}
-	s, err := c.Compile(inputURL)
+	if err := add(inputURL, strings.NewReader(string(raw))); err != nil {
+		return nil, false, err
+	}
+	s, err = c.Compile(inputURL)
 	if err != nil {
-		return nil, errors.New(CompileMessage(err))
+		return nil, false, errors.New(CompileMessage(err))
 	}
-	return s, nil
+	return s, false, nil
 }
 
 // CompileMessage strips the library's prefixes and our resource URL.
