@@ -418,9 +418,16 @@ func (c *Compiler) compileMap(r *resource, stack []schemaRef, sref schemaRef, re
 		return -1
 	}
 
+	// toolctl: bounded (ratOf), and an error beyond the bounds; upstream
+	// built any number whatever it cost, and dropped the keyword when
+	// SetString gave up.
+	var ratErr error
 	loadRat := func(pname string) *big.Rat {
 		if num, ok := m[pname]; ok {
-			r, _ := new(big.Rat).SetString(string(num.(json.Number)))
+			r, ok := ratOf(num)
+			if !ok && ratErr == nil {
+				ratErr = fmt.Errorf("jsonschema: %s at %s: %s", pname, res.floc, outOfRange(num))
+			}
 			return r
 		}
 		return nil
@@ -483,6 +490,9 @@ func (c *Compiler) compileMap(r *resource, stack []schemaRef, sref schemaRef, re
 		}
 
 		s.MultipleOf = loadRat("multipleOf")
+		if ratErr != nil {
+			return ratErr
+		}
 
 		s.MinProperties, s.MaxProperties = loadInt("minProperties"), loadInt("maxProperties")
 

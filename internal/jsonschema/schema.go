@@ -262,18 +262,22 @@ func (s *Schema) validate(scope []schemaRef, vscope int, spath string, v interfa
 
 	if len(s.Types) > 0 {
 		vType := jsonType(v)
-		matched := false
+		matched, tooBig := false, false
 		for _, t := range s.Types {
 			if vType == t {
 				matched = true
 				break
 			} else if t == "integer" && vType == "number" {
-				num, _ := new(big.Rat).SetString(fmt.Sprint(v))
-				if num.IsInt() {
+				num, ok := ratOf(v) // toolctl: bounded
+				tooBig = tooBig || !ok
+				if ok && num.IsInt() {
 					matched = true
 					break
 				}
 			}
+		}
+		if !matched && tooBig {
+			return result, validationError("type", "expected %s: %s", strings.Join(s.Types, " or "), outOfRange(v))
 		}
 		if !matched {
 			return result, validationError("type", "expected %s, but got %s", strings.Join(s.Types, " or "), vType)
@@ -589,9 +593,16 @@ func (s *Schema) validate(scope []schemaRef, vscope int, spath string, v interfa
 		var numVal *big.Rat
 		num := func() *big.Rat {
 			if numVal == nil {
-				numVal, _ = new(big.Rat).SetString(fmt.Sprint(v))
+				numVal, _ = ratOf(v) // toolctl: bounded, checked below
 			}
 			return numVal
+		}
+		// toolctl: a number too large to make exact fails the keywords
+		// that need its value (upstream built it whatever it cost, or
+		// panicked on a nil *big.Rat when SetString gave up).
+		if kw := s.numericKeyword(); kw != "" && num() == nil {
+			errors = append(errors, validationError(kw, "%s", outOfRange(v)))
+			break
 		}
 		f64 := func(r *big.Rat) float64 {
 			f, _ := r.Float64()
@@ -845,8 +856,11 @@ func equals(v1, v2 interface{}) bool {
 		}
 		return true
 	case "number":
-		num1, _ := new(big.Rat).SetString(fmt.Sprint(v1))
-		num2, _ := new(big.Rat).SetString(fmt.Sprint(v2))
+		num1, ok1 := ratOf(v1)
+		num2, ok2 := ratOf(v2)
+		if !ok1 || !ok2 { // toolctl: as written, beyond ratOf's bounds
+			return ok1 == ok2 && fmt.Sprint(v1) == fmt.Sprint(v2)
+		}
 		return num1.Cmp(num2) == 0
 	default:
 		return v1 == v2
@@ -866,7 +880,11 @@ func hash(v interface{}, h *maphash.Hash) {
 		}
 	case json.Number, float32, float64, int, int8, int32, int64, uint, uint8, uint32, uint64:
 		h.WriteByte(2)
-		num, _ := new(big.Rat).SetString(fmt.Sprint(v))
+		num, ok := ratOf(v)
+		if !ok { // toolctl: as written, beyond ratOf's bounds (equals)
+			h.WriteString(fmt.Sprint(v))
+			break
+		}
 		h.Write(num.Num().Bytes())
 		h.Write(num.Denom().Bytes())
 	case string:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -131,6 +132,11 @@ func TestSameAsUpstream(t *testing.T) {
 	}
 }
 
+// beyondBounds matches a number the copy does not make exact (exponent
+// of 400 or more, or 900 digits and more: TestNumbersBounded), which it
+// refuses and upstream takes, however long that takes.
+var beyondBounds = regexp.MustCompile(`(?i)e[+-]?0*([4-9][0-9]{2}|[0-9]{4,})|[0-9]{900}`)
+
 // FuzzSameAsUpstream: any schema and instance get the same verdicts.
 func FuzzSameAsUpstream(f *testing.F) {
 	for _, tc := range sameCases {
@@ -141,7 +147,7 @@ func FuzzSameAsUpstream(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, schema, instance string) {
-		if len(schema) > 1<<14 {
+		if len(schema) > 1<<14 || beyondBounds.MatchString(schema) || beyondBounds.MatchString(instance) {
 			return
 		}
 		var v any
