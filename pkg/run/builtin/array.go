@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/run"
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // The array handler. Values compare as JSON: 1 and 1.0 are equal, objects
@@ -255,6 +256,9 @@ func arrNumbers(items []any, at func(any) any, key string) ([]*big.Rat, error) {
 			if key != "" {
 				where += "." + key
 			}
+			if n, isNumber := v.(json.Number); isNumber {
+				return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is a number beyond what sum and avg take (%s): more than %d characters or an exponent beyond ±%d, and too large for a float64", where, shortNumber(n), spec.MaxExactLength, spec.MaxExactExponent)}
+			}
 			return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is %s, not a number; sum and avg take numbers only (use key to pick a numeric field)", where, run.JSONType(v))}
 		}
 		out = append(out, r)
@@ -262,21 +266,28 @@ func arrNumbers(items []any, at func(any) any, key string) ([]*big.Rat, error) {
 	return out, nil
 }
 
+// shortNumber is n for a message: its start and its length when long.
+func shortNumber(n json.Number) string {
+	if len(n) <= 40 {
+		return string(n)
+	}
+	return fmt.Sprintf("%s... %d characters", n[:20], len(n))
+}
+
 // arrToRat reads a number exactly, so 0.1 + 0.2 sums to 0.3.
 func arrToRat(v any) (*big.Rat, bool) {
 	switch n := v.(type) {
 	case json.Number:
-		if strings.ContainsAny(string(n), "eE") {
-			// An exponent such as 1e999999 would make a huge Rat; read it
-			// as a float (inexact, as any float is).
-			f, err := n.Float64()
-			if err != nil {
-				return nil, false
-			}
-			return arrToRat(f)
+		if r, ok := spec.ExactNumber(n.String()); ok {
+			return r, true
 		}
-		r, ok := new(big.Rat).SetString(n.String())
-		return r, ok
+		// Beyond what is made exact (1e999999, a million digits: seconds
+		// of CPU): read it as a float (inexact, as any float is).
+		f, err := n.Float64()
+		if err != nil {
+			return nil, false
+		}
+		return arrToRat(f)
 	case float64:
 		if math.IsNaN(n) || math.IsInf(n, 0) {
 			return nil, false
