@@ -50,7 +50,7 @@ var layering = map[string][]string{
 	"pkg/breaking": {"pkg/compat", "pkg/diag", "pkg/importer", "pkg/lint", "pkg/spec"},
 	// layer 4, built on engines: the builtin handlers run through the
 	// runner, serve runs and exports
-	"pkg/run/builtin": {"pkg/run", "pkg/spec"},
+	"pkg/run/builtin": {"internal/jsonschema", "pkg/run", "pkg/spec"},
 	"pkg/mcp":         {"internal/jsonschema", "pkg/export", "pkg/run", "pkg/spec", "pkg/validate"},
 	"pkg/scan":        {"pkg/diag", "pkg/importer", "pkg/lint", "pkg/spec"},
 	"pkg/contract":    {"internal/jsonschema", "pkg/breaking", "pkg/diag", "pkg/mcpclient", "pkg/run", "pkg/spec", "pkg/validate"},

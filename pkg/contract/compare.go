@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolctl/toolctl/internal/jsonschema"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -158,10 +159,10 @@ func numbersMatch(a, b json.Number, tol float64) bool {
 		fb, errB := b.Float64()
 		return errA == nil && errB == nil && math.Abs(fa-fb) <= tol
 	}
-	// Beyond spec.ExactNumber's bounds (a server's 1e999999, or a million
+	// Beyond jsonschema.ExactNumber's bounds (a server's 1e999999, or a million
 	// digits: seconds of CPU each) a number matches only as written.
-	ra, okA := spec.ExactNumber(string(a))
-	rb, okB := spec.ExactNumber(string(b))
+	ra, okA := jsonschema.ExactNumber(string(a))
+	rb, okB := jsonschema.ExactNumber(string(b))
 	if !okA || !okB {
 		return a == b
 	}

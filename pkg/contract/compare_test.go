@@ -39,7 +39,7 @@ func TestCompare(t *testing.T) {
 		{"string exact", `"ab"`, `"abc"`, false, 0, []string{"$"}},
 		{"type", `{"a":"1"}`, `{"a":1}`, false, 0, []string{"$.a"}},
 		{"odd key", `{"a b":1}`, `{"a b":2}`, false, 0, []string{`$["a b"]`}},
-		// Beyond spec.ExactNumber's bounds a number matches as written: a
+		// Beyond jsonschema.ExactNumber's bounds a number matches as written: a
 		// server's 1e999999 (or a million digits) is not built exactly.
 		{"huge exponent as written", `1e999999`, `1e999999`, false, 0, nil},
 		{"huge exponent not rewritten", `1e999999`, `10e999998`, false, 0, []string{"$"}},

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolctl/toolctl/internal/jsonschema"
 	"github.com/toolctl/toolctl/pkg/run"
-	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // The array handler. Values compare as JSON: 1 and 1.0 are equal, objects
@@ -257,7 +257,7 @@ func arrNumbers(items []any, at func(any) any, key string) ([]*big.Rat, error) {
 				where += "." + key
 			}
 			if n, isNumber := v.(json.Number); isNumber {
-				return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is a number beyond what sum and avg take (%s): more than %d characters or an exponent beyond ±%d, and too large for a float64", where, shortNumber(n), spec.MaxExactLength, spec.MaxExactExponent)}
+				return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is a number beyond what sum and avg take (%s): more than %d characters or an exponent beyond ±%d, and too large for a float64", where, shortNumber(n), jsonschema.MaxExactLength, jsonschema.MaxExactExponent)}
 			}
 			return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is %s, not a number; sum and avg take numbers only (use key to pick a numeric field)", where, run.JSONType(v))}
 		}
@@ -278,7 +278,7 @@ func shortNumber(n json.Number) string {
 func arrToRat(v any) (*big.Rat, bool) {
 	switch n := v.(type) {
 	case json.Number:
-		if r, ok := spec.ExactNumber(n.String()); ok {
+		if r, ok := jsonschema.ExactNumber(n.String()); ok {
 			return r, true
 		}
 		// Beyond what is made exact (1e999999, a million digits: seconds
