@@ -94,7 +94,7 @@ func (r *resource) addSubresources(listed map[string]*resource) error {
 		_, seen := r.subresources[floc]
 		r.subresources[floc] = sr
 		if sr.url != "" {
-			if other, ok := r.urlFloc[sr.url]; ok && other != floc {
+			if other, ok := r.urlFloc[sr.url]; ok && other != floc && r.subresources[other].url == sr.url {
 				return fmt.Errorf("jsonschema: %q and %q in %s have same canonical-uri", other[1:], floc[1:], r.url)
 			}
 			r.urlFloc[sr.url] = floc
@@ -150,8 +150,9 @@ func (r *resource) findResource(url string) *resource {
 		}
 		return nil
 	}
-	if floc, ok := r.urlFloc[url]; ok {
-		return r.subresources[floc]
+	// The location may have been listed again since, under another URL.
+	if sr := r.subresources[r.urlFloc[url]]; sr != nil && sr.url == url {
+		return sr
 	}
 	return nil
 }
