@@ -3,7 +3,6 @@ package lint
 import (
 	"errors"
 	"strings"
-	"sync"
 
 	"github.com/toolctl/toolctl/internal/jsonschema"
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -26,48 +25,34 @@ type toolState struct {
 	walk      *textWalk
 }
 
-// metaSchemas are compiled once, by the draft URL a schema's $schema names.
-var (
-	metaOnce    sync.Once
-	metaSchemas map[string]*jsonschema.Schema
-	metaDefault *jsonschema.Schema
-)
-
-var draftURLs = map[string]string{
-	"https://json-schema.org/draft/2020-12/schema": "https://json-schema.org/draft/2020-12/schema",
-	"https://json-schema.org/draft/2019-09/schema": "https://json-schema.org/draft/2019-09/schema",
-	"http://json-schema.org/draft-07/schema":       "http://json-schema.org/draft-07/schema",
-	"http://json-schema.org/draft-06/schema":       "http://json-schema.org/draft-06/schema",
-	"http://json-schema.org/draft-04/schema":       "http://json-schema.org/draft-04/schema",
-}
-
-func loadMetaSchemas() {
-	metaSchemas = map[string]*jsonschema.Schema{}
-	c := validate.NewCompiler()
-	for url := range draftURLs {
-		s, err := c.Compile(url)
-		if err != nil {
-			panic("lint: built-in meta-schema " + url + ": " + err.Error())
-		}
-		metaSchemas[url] = s
-	}
-	metaDefault = metaSchemas["https://json-schema.org/draft/2020-12/schema"]
+// draftURLs are the meta-schemas a $schema may name, as the library
+// knows them; it compiles each on first use and keeps it.
+var draftURLs = map[string]bool{
+	"https://json-schema.org/draft/2020-12/schema": true,
+	"https://json-schema.org/draft/2019-09/schema": true,
+	"http://json-schema.org/draft-07/schema":       true,
+	"http://json-schema.org/draft-06/schema":       true,
+	"http://json-schema.org/draft-04/schema":       true,
 }
 
 // metaSchemaFor picks the meta-schema named by $schema (draft 2020-12 when
 // absent or unknown; schema-$schema-unknown is not a rule of ours).
 func metaSchemaFor(doc *spec.Map) *jsonschema.Schema {
-	metaOnce.Do(loadMetaSchemas)
+	url := "https://json-schema.org/draft/2020-12/schema"
 	if v, ok := doc.Get("$schema"); ok {
 		if s, ok := v.(string); ok {
 			s = strings.TrimSuffix(strings.TrimSuffix(s, "#"), ".json")
 			s = strings.Replace(s, "https://json-schema.org/draft-0", "http://json-schema.org/draft-0", 1)
-			if m, ok := metaSchemas[s]; ok {
-				return m
+			if draftURLs[s] {
+				url = s
 			}
 		}
 	}
-	return metaDefault
+	meta, err := validate.NewCompiler().Compile(url)
+	if err != nil {
+		panic("lint: built-in meta-schema " + url + ": " + err.Error())
+	}
+	return meta
 }
 
 // checkMeta validates a schema document against its meta-schema: the fast

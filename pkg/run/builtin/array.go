@@ -256,10 +256,11 @@ func arrNumbers(items []any, at func(any) any, key string) ([]*big.Rat, error) {
 			if key != "" {
 				where += "." + key
 			}
+			msg := fmt.Sprintf("%s is %s, not a number; sum and avg take numbers only (use key to pick a numeric field)", where, run.JSONType(v))
 			if n, isNumber := v.(json.Number); isNumber {
-				return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is a number beyond what sum and avg take (%s): more than %d characters or an exponent beyond ±%d, and too large for a float64", where, shortNumber(n), jsonschema.MaxExactLength, jsonschema.MaxExactExponent)}
+				msg = fmt.Sprintf("%s is a number beyond what sum and avg take (%s): more than %d characters or an exponent beyond ±%d, and too large for a float64", where, shortNumber(n), jsonschema.MaxExactLength, jsonschema.MaxExactExponent)
 			}
-			return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: fmt.Sprintf("%s is %s, not a number; sum and avg take numbers only (use key to pick a numeric field)", where, run.JSONType(v))}
+			return nil, &run.Error{Kind: run.ValidationError, Param: fmt.Sprintf("items/%d", i), Message: msg}
 		}
 		out = append(out, r)
 	}
