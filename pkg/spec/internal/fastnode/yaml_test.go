@@ -1072,7 +1072,9 @@ func TestListToolStopsEarly(t *testing.T) {
 		if at != fastnode.NoList {
 			t.Errorf("%s: %v, want NoList", tc.name, at)
 		}
-		if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		// 1 MiB: a collection between the two parses empties the parsers'
+		// pools (CI once saw 74 KB); parsing the file whole was 49 MB.
+		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
 			t.Errorf("%s: %d bytes allocated to find that a %d-byte file is one tool; it is at its first key", tc.name, n, js.Len())
 		}
 	}
