@@ -5,6 +5,10 @@
 # `toolctl serve tools/` (`--http` for HTTP) and against reference servers
 # written with the official TypeScript SDK (bench/ts-calculator-server.mjs
 # and bench/ts-calculator-http-server.mjs: one equivalent calculator tool).
+# Over HTTP it also measures two floors that answer fixed bytes
+# (bench/httpfloor): net/http's server, and a connection loop on net/http's
+# parser alone (-loop), which shows what net/http's connection handling
+# costs per request.
 # Each transport, server and concurrency runs -runs times, alternating
 # (each round runs every transport and server once), and the median run
 # (by calls/s) is reported. Prints a Markdown table with
@@ -32,7 +36,7 @@ while (($#)); do
 	-runs) runs=${2:?-runs needs a number}; shift 2 ;;
 	-t) transports=${2:?-t needs a list of transports, e.g. stdio,http}; shift 2 ;;
 	-skip-ts) skip_ts=1; shift ;;
-	-h | -help | --help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | -help | --help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "serve.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -83,6 +87,7 @@ load() {
 	http/toolctl) cmd=("$tmp/toolctl" serve --http '127.0.0.1:{port}' "$repo/tools"); http=(-http 'http://127.0.0.1:{port}/mcp') ;;
 	http/ts) cmd=(node "$npm_dir/ts-calculator-http-server.mjs" '{port}'); http=(-http 'http://127.0.0.1:{port}/mcp') ;;
 	http/floor) cmd=("$tmp/httpfloor" '{port}'); http=(-http 'http://127.0.0.1:{port}/mcp') ;;
+	http/loop) cmd=("$tmp/httpfloor" -loop '{port}'); http=(-http 'http://127.0.0.1:{port}/mcp') ;;
 	esac
 	"$tmp/mcpload" -json -label "$transport/$label" -n "$n" -c "$c" "${http[@]}" -- "${cmd[@]}" >>"$results"
 }
@@ -97,7 +102,10 @@ for c in "${cs[@]}"; do
 			log "$t, concurrency $c, run $r/$runs"
 			load "$t" toolctl "$c"
 			[[ -n $ts_status ]] || load "$t" ts "$c"
-			[[ $t != http ]] || load "$t" floor "$c"
+			if [[ $t == http ]]; then
+				load "$t" floor "$c"
+				load "$t" loop "$c"
+			fi
 		done
 	done
 done
@@ -111,7 +119,7 @@ runs = [json.loads(l) for l in open(path)]
 def median_run(label, c):
     rs = sorted((r for r in runs if r["label"] == label and r["concurrency"] == c), key=lambda r: r["calls_per_sec"])
     return rs[len(rs) // 2] if rs else None
-names = {"toolctl": "toolctl serve (calculator builtin)", "ts": "TypeScript SDK reference", "floor": "Go net/http floor (fixed bytes, bench/httpfloor)"}
+names = {"toolctl": "toolctl serve (calculator builtin)", "ts": "TypeScript SDK reference", "floor": "Go net/http floor (fixed bytes, bench/httpfloor)", "loop": "Go connection loop, no net/http server (bench/httpfloor -loop)"}
 print(f"| server ({n} tools/call, {cpus} CPUs) | transport | callers | calls/s | p50 (ms) | p99 (ms) | server CPU (µs/call) | mcpload CPU (µs/call) |")
 print("|---|---|---:|---:|---:|---:|---:|---:|")
 transports = [t for t in ("stdio", "http") if any(r["label"].startswith(t + "/") for r in runs)]
@@ -125,16 +133,20 @@ for tr in transports:
                 print(f"| {names[label]} | {tr} | {c} | skipped ({ts_status}) | | | | |")
         if t and s:
             print(f"| **toolctl / TypeScript** | {tr} | {c} | **{t['calls_per_sec'] / s['calls_per_sec']:.2f}x** | {t['p50_ms'] / s['p50_ms']:.2f}x | {t['p99_ms'] / s['p99_ms']:.2f}x | {t['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x | |")
-        f = median_run(tr + "/floor", c)
-        if f:
-            print(f"| {names['floor']} | {tr} | {c} | {f['calls_per_sec']:,.0f} | {f['p50_ms']:.3f} | {f['p99_ms']:.3f} | {f['server_cpu_us_per_call']:.0f} | {f.get('client_cpu_us_per_call', 0):.0f} |")
+        for label in ("floor", "loop"):
+            f = median_run(tr + "/" + label, c)
+            if f:
+                print(f"| {names[label]} | {tr} | {c} | {f['calls_per_sec']:,.0f} | {f['p50_ms']:.3f} | {f['p99_ms']:.3f} | {f['server_cpu_us_per_call']:.0f} | {f.get('client_cpu_us_per_call', 0):.0f} |")
 if set(transports) == {"stdio", "http"}:
     print()
     for c in sorted({r["concurrency"] for r in runs}):
         h, s = median_run("http/toolctl", c), median_run("stdio/toolctl", c)
-        f = median_run("http/floor", c)
+        f, l = median_run("http/floor", c), median_run("http/loop", c)
         if h and s:
-            floor = f" (the net/http floor: {f['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x, p99 {f['p99_ms']:.2f} ms)" if f else ""
+            floor = f" (the net/http floor: {f['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x, p99 {f['p99_ms']:.2f} ms" if f else ""
+            if l:
+                floor += ("; " if floor else " (") + f"the connection loop: {l['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x, p99 {l['p99_ms']:.2f} ms"
+            floor += ")" if floor else ""
             print(f"toolctl, {c} caller(s): server CPU per call over HTTP is {h['server_cpu_us_per_call'] / s['server_cpu_us_per_call']:.2f}x stdio's; p99 over HTTP {h['p99_ms']:.2f} ms{floor}.")
 print()
 print(f"Median of the runs by calls/s; {versions}.")
