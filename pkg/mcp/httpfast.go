@@ -80,27 +80,9 @@ func (s *Server) directCall(w http.ResponseWriter, r *http.Request, req *jsonrpc
 // direct answers the tools/call of id with params p, when the direct path
 // takes it.
 func (s *Server) direct(w http.ResponseWriter, r *http.Request, id jsonrpc.ID, p *callParams) bool {
-	protocol := r.Header.Get("Mcp-Protocol-Version")
-	if protocol == "" {
-		protocol = "2025-03-26" // the SDK's assumption
-	} else if !legacyProtocols[protocol] {
+	t, protocol, token, ok := s.takesDirect(r.Header, r.Host, r.Context().Value(http.LocalAddrContextKey), p)
+	if !ok {
 		return false
-	}
-	if jsonOK, streamOK := accepts(r.Header.Values("Accept")); !jsonOK || !streamOK {
-		return false
-	}
-	if !hostAllowed(r) {
-		return false
-	}
-	token, plainMeta := progressToken(p.Meta)
-	if p.Name == nil || !plainMeta || p.InputResponses != nil || p.RequestState != nil {
-		return false
-	}
-	s.mu.RLock()
-	_, ours := s.tools[*p.Name]
-	s.mu.RUnlock()
-	if !ours {
-		return false // an unknown tool, or get_tool_info: the SDK answers
 	}
 	// The connection's goroutine is long-lived (keep-alive): a local
 	// builtin runs here rather than on the pool. The request's context
@@ -114,13 +96,48 @@ func (s *Server) direct(w http.ResponseWriter, r *http.Request, id jsonrpc.ID, p
 	ctx = run.WithAsker(ctx, askFunc(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		return s.httpAsks.ask(ctx, sw.message, method, params)
 	}))
-	res, raw, err := s.call(ctx, *p.Name, p.Arguments, protocol, true)
+	sw.finish(s.directAnswer(ctx, id, t, p, protocol))
+	return true
+}
+
+// takesDirect tells whether the direct path takes a tools/call with params
+// p, sent with headers h and Host host to a listener at local (the
+// request's http.LocalAddrContextKey value); it returns the tool, the
+// protocol revision and the progress token.
+func (s *Server) takesDirect(h http.Header, host string, local any, p *callParams) (t *tool, protocol string, token any, ok bool) {
+	protocol = h.Get("Mcp-Protocol-Version")
+	if protocol == "" {
+		protocol = "2025-03-26" // the SDK's assumption
+	} else if !legacyProtocols[protocol] {
+		return nil, "", nil, false
+	}
+	if jsonOK, streamOK := accepts(h.Values("Accept")); !jsonOK || !streamOK {
+		return nil, "", nil, false
+	}
+	if !hostAllowedAt(local, host) {
+		return nil, "", nil, false
+	}
+	token, plainMeta := progressToken(p.Meta)
+	if p.Name == nil || !plainMeta || p.InputResponses != nil || p.RequestState != nil {
+		return nil, "", nil, false
+	}
+	s.mu.RLock()
+	t = s.tools[*p.Name]
+	s.mu.RUnlock()
+	if t == nil {
+		return nil, "", nil, false // an unknown tool, or get_tool_info: the SDK answers
+	}
+	return t, protocol, token, true
+}
+
+// directAnswer runs the call and returns the response's JSON.
+func (s *Server) directAnswer(ctx context.Context, id jsonrpc.ID, t *tool, p *callParams, protocol string) []byte {
+	res, raw, err := s.call(ctx, t.name, p.Arguments, protocol, true)
 	body, err := encodeResponse(callResponse(id, res, raw, err))
 	if err != nil {
 		body = errorResponse(id.Raw(), codeInternalError, "encoding the response: "+err.Error())
 	}
-	sw.finish(body)
-	return true
+	return body
 }
 
 var (
@@ -151,11 +168,17 @@ func accepts(values []string) (jsonOK, streamOK bool) {
 // hostAllowed is the SDK's DNS-rebinding check: a request to a loopback
 // listener must name a loopback host.
 func hostAllowed(r *http.Request) bool {
-	switch local := r.Context().Value(http.LocalAddrContextKey).(type) {
+	return hostAllowedAt(r.Context().Value(http.LocalAddrContextKey), r.Host)
+}
+
+// hostAllowedAt is hostAllowed for a request with Host host to a listener
+// at local.
+func hostAllowedAt(local any, host string) bool {
+	switch local := local.(type) {
 	case *net.TCPAddr: // the usual listener: no string to build and parse
-		return !local.IP.IsLoopback() || isLoopback(r.Host)
+		return !local.IP.IsLoopback() || isLoopback(host)
 	case net.Addr:
-		return !isLoopback(local.String()) || isLoopback(r.Host)
+		return !isLoopback(local.String()) || isLoopback(host)
 	}
 	return true
 }

@@ -38,11 +38,15 @@ func TestHTTPDirectMatchesSDK(t *testing.T) {
 		{`9`, `{"name":"tag","arguments":{"who":""}}`},                // empty text
 	}
 	type answer struct{ status, ct, cc, body string }
+	// The SDK's answers (httpSDKOnly), the handler's direct path (net/http
+	// reads the connection), and ServeHTTP's, where the front answers the
+	// local builtin's calls itself (front.go).
+	variants := []string{"sdk", "direct", "front"}
 	for _, protocol := range []string{"", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
-		var got [2][]answer
-		for i, direct := range []bool{false, true} {
+		var got [3][]answer
+		for i, variant := range variants {
 			s, _ := newServer(t, dir, Options{})
-			s.httpSDKOnly = !direct
+			s.httpSDKOnly = variant == "sdk"
 			var sdkCalls atomic.Int64
 			s.sdk.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 				return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
@@ -52,14 +56,21 @@ func TestHTTPDirectMatchesSDK(t *testing.T) {
 					return next(ctx, method, req)
 				}
 			})
-			h, err := s.HTTPHandler(HTTPOptions{})
-			if err != nil {
-				t.Fatal(err)
+			var url string
+			if variant == "front" {
+				url = serveHTTP(t, s, HTTPOptions{})
+			} else {
+				h, err := s.HTTPHandler(HTTPOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ts := httptest.NewServer(h)
+				defer ts.Close()
+				url = ts.URL + "/mcp"
 			}
-			ts := httptest.NewServer(h)
 			for _, c := range calls {
 				body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":%s}`, c.id, c.params)
-				req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(body))
+				req, _ := http.NewRequest("POST", url, strings.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Accept", "application/json, text/event-stream")
 				if protocol != "" {
@@ -73,18 +84,19 @@ func TestHTTPDirectMatchesSDK(t *testing.T) {
 				resp.Body.Close()
 				got[i] = append(got[i], answer{resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"), string(data)})
 			}
-			ts.Close()
 			want := int64(len(calls))
-			if direct {
+			if variant != "sdk" {
 				want = 1 // the unknown tool
 			}
 			if n := sdkCalls.Load(); n != want {
-				t.Errorf("protocol %q direct=%v: %d calls reached the SDK, want %d", protocol, direct, n, want)
+				t.Errorf("protocol %q %s: %d calls reached the SDK, want %d", protocol, variant, n, want)
 			}
 		}
 		for i := range calls {
-			if got[0][i] != got[1][i] {
-				t.Errorf("protocol %q %s:\nSDK:    %+v\ndirect: %+v", protocol, calls[i].params, got[0][i], got[1][i])
+			for v := 1; v < len(variants); v++ {
+				if got[0][i] != got[v][i] {
+					t.Errorf("protocol %q %s:\nSDK:    %+v\n%s: %+v", protocol, calls[i].params, got[0][i], variants[v], got[v][i])
+				}
 			}
 		}
 	}

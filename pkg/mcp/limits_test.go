@@ -277,29 +277,6 @@ func between(s, from, to string) string {
 	return s
 }
 
-// serveHTTP runs s.ServeHTTP on a loopback port and returns the endpoint.
-func serveHTTP(t *testing.T, s *Server, opts HTTPOptions) string {
-	t.Helper()
-	h, err := s.HTTPHandler(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, ln, h, opts, time.Second) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("ServeHTTP: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String() + "/mcp"
-}
-
 // rawPost sends a POST of body to the endpoint on a connection of its
 // own, without reading the answer.
 // From 2026-07-28 on, Mcp-Method and Mcp-Name repeat the body's method

@@ -259,8 +259,18 @@ func (s *Server) HTTPHandler(opts HTTPOptions) (http.Handler, error) {
 		}
 		mux.ServeHTTP(w, r)
 	})
-	return readBody(route, opts.MaxRequestBytes, opts.ReadTimeout), nil
+	return &httpEndpoint{s: s, opts: opts, h: readBody(route, opts.MaxRequestBytes, opts.ReadTimeout)}, nil
 }
+
+// httpEndpoint is HTTPHandler's handler: ServeHTTP reads its connections
+// itself (front.go).
+type httpEndpoint struct {
+	s    *Server
+	opts HTTPOptions
+	h    http.Handler
+}
+
+func (e *httpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) { e.h.ServeHTTP(w, r) }
 
 // readBody reads each request's body whole before next sees it, within
 // timeout and maxBytes, then lifts the connection's read deadline: a
@@ -495,18 +505,42 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler,
 		IdleTimeout:       idleTimeout,
 	}
 	ln = limitListener(ln, opts.MaxConnections)
+	// The endpoint's connections are read by the front (front.go), which
+	// hands net/http what it does not answer; any other handler is
+	// net/http's alone.
+	var f *front
+	if e, ok := h.(*httpEndpoint); ok && e.s == s {
+		f = newFront(s, srv, ln.Addr(), e.opts)
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	if f != nil {
+		go srv.Serve(f.pipes) // ends with Shutdown or Close
+		go func() { errc <- f.serve(ln) }()
+	} else {
+		go func() { errc <- srv.Serve(ln) }()
+	}
 	select {
 	case err := <-errc:
+		if f != nil {
+			srv.Close()
+			f.closeAll()
+			f.wg.Wait()
+		}
 		return err
 	case <-ctx.Done():
 	}
 	// Stop accepting connections at once, and let the calls in flight
 	// finish (or be cancelled after grace) while their requests are open.
 	done := make(chan struct{})
+	if f != nil {
+		ln.Close()
+		f.shutdown()
+	}
 	go func() {
 		srv.Shutdown(context.Background())
+		if f != nil {
+			f.wg.Wait()
+		}
 		close(done)
 	}()
 	s.Shutdown(grace)
@@ -516,9 +550,12 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler,
 	case <-done:
 	case <-time.After(500 * time.Millisecond):
 		srv.Close()
+		if f != nil {
+			f.closeAll()
+		}
 		<-done
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) && !(f != nil && errors.Is(err, net.ErrClosed)) {
 		return err
 	}
 	return nil
