@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/toolctl/toolctl/pkg/breaking"
 	"github.com/toolctl/toolctl/pkg/diag"
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // CodeFile pins a file an entry runs that lives beside the tool file: a
@@ -81,18 +81,16 @@ func codeFiles(t *breaking.Tool) []CodeFile {
 	return out
 }
 
-// fileHash is the hex SHA-256 of a file's content.
+// fileHash is the hex SHA-256 of a file's content: a regular file of at
+// most spec.MaxFileSize (a link to /dev/zero or a named pipe is an
+// error, not an endless read).
 func fileHash(p string) (string, error) {
-	f, err := os.Open(p)
+	data, err := spec.ReadToolFile(p)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:]), nil
 }
 
 // pinCode is the Code of a lock entry: t's code files relative to dir,
@@ -124,9 +122,10 @@ func verifyCode(f *File, e Entry, t *breaking.Tool) []diag.Diagnostic {
 		switch {
 		case i < 0:
 			report(c.ptr, "it runs %s, which the lock does not pin", c.File)
+		case c.SHA256 == e.Code[i].SHA256:
 		case c.SHA256 == "":
 			report(c.ptr, "%s, which it runs, is gone or unreadable (pinned sha256 %s)", c.File, short(e.Code[i].SHA256))
-		case c.SHA256 != e.Code[i].SHA256:
+		default:
 			report(c.ptr, "%s, which it runs, changed (sha256 %s, now %s)", c.File, short(e.Code[i].SHA256), short(c.SHA256))
 		}
 	}
