@@ -2,6 +2,7 @@ package lint
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -25,8 +26,13 @@ import (
 // soft hyphen; security-invisible-unicode reports them) dropped; other
 // characters are kept. at[i] is the byte offset in s of byte i of the
 // result (len(at) is len(result)+1, the last entry len(s)). ok is false,
-// and nothing is returned, when nothing folds.
+// and nothing is returned, when nothing folds that a pattern could read
+// differently: CJK text with fullwidth commas, colons and brackets (most
+// of it) is read once, as it is.
 func foldText(s string) (folded string, at []int32, ok bool) {
+	if !foldMatters(s) {
+		return "", nil, false
+	}
 	b := make([]byte, 0, len(s))
 	at = make([]int32, 0, len(s)+1)
 	for i := 0; i < len(s); {
@@ -57,10 +63,38 @@ func foldText(s string) (folded string, at []int32, ok bool) {
 	return string(b), append(at, int32(len(s))), true
 }
 
+// foldMatters tells whether a character of s folds to something the
+// patterns read other than as the character itself: a letter, digit,
+// space, apostrophe or a character of a path, URL or tag (<>[]/.~|_-@),
+// or nothing (a format character inside a word).
+func foldMatters(s string) bool {
+	for i := 0; i < len(s); {
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c >= utf8.RuneSelf {
+			if rep, fold := foldRune(s[i:], c); fold {
+				if rep == "" {
+					return true
+				}
+				for j := 0; j < len(rep); j++ {
+					if byteClass[rep[j]]&classWord != 0 || strings.IndexByte(" <>[]/.~|_-@", rep[j]) >= 0 {
+						return true
+					}
+				}
+			}
+		}
+		i += size
+	}
+	return false
+}
+
 // foldRune is the ASCII that the character c (at the start of s) stands
 // for, and whether it stands for any.
 func foldRune(s string, c rune) (string, bool) {
 	switch {
+	case c >= 0x3400 && c <= 0x9FFF, c >= 0xAC00 && c <= 0xD7A3:
+		// CJK ideographs and Hangul syllables (most of a CJK text): no
+		// ASCII form
+		return "", false
 	case c == utf8.RuneError:
 		return "", false
 	case unicode.Is(unicode.Zs, c):
