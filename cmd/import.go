@@ -308,7 +308,7 @@ type importLock struct {
 // NEW/toolctl.lock); any other missing directory is refused (a typo
 // should not import anything).
 func readImportLock(path, outDir string) (*importLock, error) {
-	data, err := os.ReadFile(path)
+	data, err := spec.ReadToolFile(path) // a regular file, bounded
 	if errors.Is(err, fs.ErrNotExist) {
 		if createdWith(filepath.Dir(path), outDir) {
 			return &importLock{}, nil

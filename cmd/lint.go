@@ -502,7 +502,7 @@ func yamlQuote(s string) string {
 
 // readBaseline reads a baseline (or any config file's lint.overrides).
 func readBaseline(path string) ([]lint.Override, error) {
-	data, err := os.ReadFile(path)
+	data, err := spec.ReadToolFile(path) // a regular file, bounded
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: %v", path, unwrapPathError(err))
 	}

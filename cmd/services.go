@@ -287,12 +287,14 @@ func roundDuration(d time.Duration) time.Duration {
 // readLock reads and parses a lock file (exit 2 when it is missing or
 // malformed).
 func readLock(path string) (*lock.File, error) {
-	data, err := os.ReadFile(path)
+	// a regular file of at most spec.MaxFileSize: a lock committed as a
+	// link to /dev/zero or a named pipe must not hang verify
+	data, err := spec.ReadToolFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, usageError(fmt.Errorf("%s: no lock file; run toolctl lock to pin the tools first (or give --lock FILE)", path))
 	}
 	if err != nil {
-		return nil, usageError(err)
+		return nil, usageError(fmt.Errorf("%s: cannot read the lock file: %v", path, unwrapPathError(err)))
 	}
 	f, err := lock.Parse(path, data)
 	if err != nil {

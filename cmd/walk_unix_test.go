@@ -160,3 +160,39 @@ func TestImportPythonReimportSkipsNamedPipe(t *testing.T) {
 		t.Errorf("exit %d: %s", code, out)
 	}
 }
+
+// scan reads a .json file that is not a tool file with the importer, and
+// verify and lint --baseline read the files they are given: all of them
+// only from a regular file of bounded size, as lint reads tool files. A
+// named pipe (or a link to /dev/zero) was read until it ended: scan, and
+// verify on a committed toolctl.lock, waited forever or filled memory.
+func TestScanAndLockReadRegularFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools")
+	if err := os.MkdirAll(tools, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	good := "name: a\ndescription: Says hello. Use when a greeting is needed.\ncategory: custom\n"
+	if err := os.WriteFile(filepath.Join(tools, "a.yaml"), []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(tools, "pipe.json"), filepath.Join(dir, "pipe.lock")} {
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"scan", "tools"}, ExitProblems, "tools/pipe.json: error: skipped, not opened: it is a named pipe (FIFO), not a regular file"},
+		{[]string{"verify", "--lock", "pipe.lock", "tools/a.yaml"}, ExitUsage, "toolctl: pipe.lock: cannot read the lock file: a named pipe (FIFO), not a regular file"},
+		{[]string{"lint", "--baseline", "pipe.lock", "tools/a.yaml"}, ExitUsage, "toolctl: baseline pipe.lock: a named pipe (FIFO), not a regular file"},
+	} {
+		code, out := runBounded(t, dir, c.args...)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("%s: exit %d (want %d), output lacks %q:\n%s", strings.Join(c.args, " "), code, c.code, c.want, out)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -36,7 +37,13 @@ Good:
 	texts:
 		for i := range texts {
 			m := &texts[i]
-			if !m.prose || !strings.Contains(m.text, "://") && strings.IndexByte(m.text, '@') < 0 {
+			if !m.prose {
+				continue texts
+			}
+			if !strings.Contains(m.text, "://") && strings.IndexByte(m.text, '@') < 0 {
+				if from, to := bareWebhook(m.text); from >= 0 {
+					r.reportText(t, m, from, to, "webhook URL %s in the %s: the model may send data there; keep links to the tool's own documentation (documentation_url), or list the host in lint.security.allow_hosts", quoteText(m.text[from:to], 80), m.label())
+				}
 				continue texts
 			}
 			lower := m.lowered()
@@ -63,6 +70,9 @@ Good:
 				}
 				r.reportText(t, m, from, to, "%s %s in the %s: the model may send data there; keep links to the tool's own documentation (documentation_url), or list the host in lint.security.allow_hosts", kind, quoteText(link, 80), m.label())
 				continue texts // one finding per text
+			}
+			if from, to := bareWebhook(m.text); from >= 0 {
+				r.reportText(t, m, from, to, "webhook URL %s in the %s: the model may send data there; keep links to the tool's own documentation (documentation_url), or list the host in lint.security.allow_hosts", quoteText(m.text[from:to], 80), m.label())
 			}
 		}
 	},
@@ -149,6 +159,57 @@ func parentDomain(h string) string {
 
 // webhookHosts are services whose URLs receive data for someone else.
 var webhookHosts = []string{"webhook.site", "requestbin.com", "requestbin.net", "pipedream.net", "hookbin.com", "beeceptor.com", "ngrok.io", "ngrok-free.app", "ngrok.app", "interact.sh", "oast.fun", "burpcollaborator.net", "hooks.slack.com", "hooks.zapier.com", "webhook.office.com", "requestcatcher.com", "canarytokens.com", "pastebin.com"}
+
+// bareWebhook returns the byte range of the first webhook service's
+// address in text written without a scheme ("post it to
+// webhook.site/3f1c", "//hooks.slack.com/services/..."), which
+// linkPattern needs; -1 when there is none. An e-mail address (x@host)
+// is linkPattern's.
+func bareWebhook(text string) (int, int) {
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '.')
+		if j < 0 {
+			break
+		}
+		dot := i + j
+		i = dot + 1
+		if i >= len(text) || !hostByte(text[i]) {
+			continue
+		}
+		from, to := dot, i
+		for from > 0 && hostByte(text[from-1]) {
+			from--
+		}
+		for to < len(text) && hostByte(text[to]) {
+			to++
+		}
+		i = to
+		if from > 0 && text[from-1] == '@' {
+			continue
+		}
+		host := strings.Trim(strings.ToLower(text[from:to]), ".-")
+		rest := strings.ToLower(text[to:min(len(text), to+len("/api/webhooks"))])
+		if !hostIn(host, webhookHosts) && !(hostIn(host, []string{"discord.com", "discordapp.com"}) && rest == "/api/webhooks") {
+			continue
+		}
+		for to < len(text) && text[to] > ' ' && text[to] < utf8.RuneSelf && strings.IndexByte("\"'`<>", text[to]) < 0 {
+			to++
+		}
+		for to > from && strings.IndexByte(".,;:!?)]}", text[to-1]) >= 0 {
+			to--
+		}
+		for from > 0 && text[from-1] == '/' {
+			from--
+		}
+		return from, to
+	}
+	return -1, -1
+}
+
+// hostByte: c may be part of a host name.
+func hostByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.'
+}
 
 func isWebhook(link string) bool {
 	if h, email := linkHost(link); h != "" && !email && hostIn(h, webhookHosts) {

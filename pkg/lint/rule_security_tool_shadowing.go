@@ -53,13 +53,16 @@ Good:
 				}
 				// The matchers compare words lower-cased: given the
 				// lowered text (made once), they copy no word.
-				from, to, sfrom, sto := match(m.lowered(), h.at)
+				from, to, sfrom, sto := match(m.scanLower(), h.at)
 				if from < 0 || slices.Contains(seen, from) {
 					continue
 				}
 				seen = append(seen, from)
+				// the name as read (folded), its place in the text
+				name := m.scanText()[from:to]
+				from, to, sfrom, sto = m.orig(from), m.orig(to), m.orig(sfrom), m.orig(sto)
 				span, _ := t.StringSpan(m.pointer(), m.key, from, to)
-				r.cfg.state().addMention(mention{tool: t, name: m.text[from:to], span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
+				r.cfg.state().addMention(mention{tool: t, name: name, span: span, ptr: m.pointer(), label: m.label(), sentence: excerpt(m.text, sfrom, sto)})
 			}
 		}
 	},

@@ -39,6 +39,12 @@ type modelText struct {
 	// plainDone.
 	plain, plainDone bool
 	lower            string
+	// fold is the text folded to ASCII (foldText, security_fold.go) when
+	// it is not plain and something in it folds; foldAt maps fold's byte
+	// offsets to text's. The pattern rules read scanText: hitList
+	// positions are in it, orig maps them back.
+	fold, foldLower string
+	foldAt          []int32
 	// scanned: hitList holds the text's pattern triggers (hits).
 	scanned bool
 	hitList []hit
@@ -83,6 +89,34 @@ func (m *modelText) lowered() string {
 	return m.lower
 }
 
+// scanText is the text the pattern rules read (after hits): the folded
+// text when there is one, else the text.
+func (m *modelText) scanText() string {
+	if m.foldAt != nil {
+		return m.fold
+	}
+	return m.text
+}
+
+// scanLower is scanText ASCII-lower-cased.
+func (m *modelText) scanLower() string {
+	if m.foldAt == nil {
+		return m.lowered()
+	}
+	if m.foldLower == "" {
+		m.foldLower = lowerASCII(m.fold)
+	}
+	return m.foldLower
+}
+
+// orig maps a byte offset in scanText to the text's (-1 stays -1).
+func (m *modelText) orig(i int) int {
+	if m.foldAt == nil || i < 0 {
+		return i
+	}
+	return int(m.foldAt[i])
+}
+
 // hits returns the pattern triggers of the text (scanTriggers), found
 // once for every pattern rule.
 func (m *modelText) hits() []hit {
@@ -91,6 +125,12 @@ func (m *modelText) hits() []hit {
 			// The hits go into the walk's arena: one slice for all
 			// the texts of the tool (and, pooled, of the next tools).
 			all, plain := scanTriggers(m.walk.hits, m.text)
+			if !plain {
+				if f, at, ok := foldText(m.text); ok {
+					m.fold, m.foldAt = f, at
+					all, _ = scanTriggers(all[:len(m.walk.hits)], f)
+				}
+			}
 			m.hitList, m.plain = slices.Clip(all[len(m.walk.hits):]), plain
 			m.walk.hits = all
 			m.plainDone = true

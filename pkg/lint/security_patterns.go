@@ -335,7 +335,7 @@ func (ps patternSet) first(m *modelText) (int, int, string) {
 // with a trigger, almost none has one) in the window around the trigger
 // (a text can be a long detail).
 func (p *textPattern) matchAt(m *modelText, at int) (int, int) {
-	text := m.lowered()
+	text := m.scanLower()
 	if p.at != nil {
 		return p.at(text, at) // word matchers compare words lower-cased
 	}
@@ -440,6 +440,7 @@ func compileUserPatterns(kind string, exprs []string) ([]textPattern, error) {
 // patterns and of the user's.
 func firstMatch(m *modelText, builtin patternSet, user []textPattern) (int, int, string) {
 	best, end, kind := builtin.first(m)
+	best, end = m.orig(best), m.orig(end)
 	for i := range user {
 		if loc := user[i].re().FindStringIndex(m.text); loc != nil && (best < 0 || loc[0] < best) {
 			best, end, kind = loc[0], loc[1], user[i].kind

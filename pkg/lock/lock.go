@@ -59,6 +59,8 @@ type Entry struct {
 	// Other is the canonical JSON of the fields breaking does not compare
 	// (see other), when the tool has any.
 	Other string `yaml:"other,omitempty"`
+	// Code pins the files the entry runs beside the tool file (CodeFile).
+	Code []CodeFile `yaml:"code,omitempty"`
 }
 
 // hash is the pinned hash of a definition and its other fields.
@@ -100,7 +102,7 @@ func Build(side *breaking.Side, dir string, paths []string) (*File, error) {
 		}
 		seen[t.Name] = t.File
 		def, other := string(t.JSON()), Other(t)
-		f.Tools = append(f.Tools, Entry{Name: t.Name, File: relTo(dir, t.File), SHA256: hash(def, other), Definition: def, Other: other})
+		f.Tools = append(f.Tools, Entry{Name: t.Name, File: relTo(dir, t.File), SHA256: hash(def, other), Definition: def, Other: other, Code: pinCode(t, dir)})
 	}
 	slices.SortFunc(f.Tools, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	return f, nil
@@ -284,10 +286,10 @@ func Verify(f *File, current *breaking.Side) []diag.Diagnostic {
 			continue
 		}
 		def, other := string(t.JSON()), Other(t)
-		if hash(def, other) == e.SHA256 {
-			continue
+		if hash(def, other) != e.SHA256 {
+			out = append(out, changed(f, e, t, def, other)...)
 		}
-		out = append(out, changed(f, e, t, def, other)...)
+		out = append(out, verifyCode(f, e, t)...)
 	}
 	for _, e := range f.Tools {
 		if !seen[e.Name] {

@@ -48,8 +48,18 @@ func startsBefore(n *yaml.Node, line, col int) bool {
 func locate(root *yaml.Node, line, col int) spot {
 	var sp spot
 	n := root
+	// the anchors an alias led to on the way down: an alias inside its
+	// own anchor (a: &a [*a]) would lead there again, forever
+	var followed map[*yaml.Node]bool
 	for n != nil {
 		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			if followed[n.Alias] {
+				return sp
+			}
+			if followed == nil {
+				followed = map[*yaml.Node]bool{}
+			}
+			followed[n.Alias] = true
 			n = n.Alias
 		}
 		switch n.Kind {

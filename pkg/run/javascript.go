@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // jsExecutor runs `entry.type: javascript` in goja (package jsvm): a fresh
@@ -49,7 +51,9 @@ func jsSource(c *Call) (src, name string, err error) {
 	case e.Code != "":
 		return e.Code, "entry.code", nil
 	case e.File != "":
-		data, err := os.ReadFile(c.Path(e.File))
+		// a regular file of bounded size (entry.file: /dev/zero must not
+		// fill memory, nor a named pipe hang the call)
+		data, err := spec.ReadToolFile(c.Path(e.File))
 		if err != nil {
 			e := DefinitionErrorf("/entry/file", "cannot read entry.file %q (%v); the path is relative to the tool file's directory", e.File, jsPathErr(err))
 			e.Err = err

@@ -114,7 +114,9 @@ func importedFile(path string) ([]*importer.Tool, string, bool) {
 	if !strings.EqualFold(filepath.Ext(path), ".json") && !isJSONL(path) {
 		return nil, "", false
 	}
-	data, err := os.ReadFile(path)
+	// a regular file of at most spec.MaxFileSize, as lint reads it (a
+	// named pipe or /dev/zero named x.json is lint's error, not a hang)
+	data, err := spec.ReadToolFile(path)
 	if err != nil {
 		return nil, "", false
 	}
