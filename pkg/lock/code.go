@@ -70,7 +70,10 @@ func codeFiles(t *breaking.Tool) []CodeFile {
 		}
 	case "command":
 		for i, arg := range e.Command {
-			if arg == "" || strings.ContainsAny(arg, "{}$") || !strings.ContainsAny(arg, `/\`) {
+			// A script beside the tool file (./add.sh, scripts/x.py), not a
+			// program of the system (/usr/bin/python3), which an upgrade
+			// changes.
+			if arg == "" || strings.ContainsAny(arg, "{}$") || !strings.ContainsAny(arg, `/\`) || filepath.IsAbs(arg) || strings.HasPrefix(arg, "/") {
 				continue
 			}
 			if fi, err := os.Stat(rel(arg)); err == nil && fi.Mode().IsRegular() {

@@ -32,6 +32,8 @@ func TestVerifyPinsEntryCode(t *testing.T) {
 	write("pkg/addmod.py", "def add(a):\n    return a + 1\n")
 	write("sh_tool.yaml", "name: sh_tool\ndescription: Adds one when asked to add one.\nentry:\n  type: command\n  command: [sh, ./add.sh, '{a}']\n")
 	write("add.sh", "echo $(($1 + 1))\n")
+	// A program of the system is not pinned: an upgrade would fail verify.
+	write("sys_tool.yaml", "name: sys_tool\ndescription: Prints when asked to print.\nentry:\n  type: command\n  command: [/bin/sh, -c, 'echo {a}']\n")
 	write("lib_tool.yaml", "name: lib_tool\ndescription: Adds one when asked to add one.\nentry:\n  type: python\n  module: installed_elsewhere\n  function: add\n")
 
 	load := func() *breaking.Side {
