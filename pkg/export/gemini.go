@@ -271,7 +271,13 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 			if len(alts) == 1 {
 				for _, k := range alts[0].(*spec.Map).Keys() {
 					av, _ := alts[0].(*spec.Map).Get(k)
-					if !out.Has(k) {
+					switch {
+					case out.Has(k):
+					case k == "type":
+						// first, as for a schema typed itself: the
+						// import of this ({type: [T, "null"]}) exports so
+						out.SetFirst(k, av)
+					default:
 						out.Set(k, av)
 					}
 				}
