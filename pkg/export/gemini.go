@@ -91,6 +91,11 @@ type openAPI struct {
 	root     *spec.Map
 	moved    []string
 	problems []string
+	// nodes counts the schemas converted; past maxTransformNodes (each
+	// $ref is inlined at every use, which can grow exponentially) $refs
+	// are cut as recursive ones are, with one problem (cut).
+	nodes int
+	cut   bool
 }
 
 // Keywords copied as they are.
@@ -108,15 +113,22 @@ var openAPIDropped = []string{"$schema", "$id", "$comment", "$anchor", "$defs", 
 
 func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) *spec.Map {
 	s := src.Clone()
+	l.nodes++
 	// Inline a local $ref (merged with its siblings, which win).
 	if ref, ok := s.GetString("$ref"); ok {
 		s.Delete("$ref")
 		target, found := compat.ResolveRef(l.root, ref)
+		recursive := slices.Contains(refs, ref) || depth > maxTransformDepth
 		switch {
 		case !found:
 			l.problems = append(l.problems, fmt.Sprintf("%s refers to %q, which is not in the input schema; Gemini's OpenAPI schema has no $ref: inline it or drop --legacy", label(name), ref))
-		case slices.Contains(refs, ref) || depth > maxTransformDepth:
-			l.problems = append(l.problems, fmt.Sprintf("%s refers to %q recursively, which Gemini's OpenAPI schema cannot express; the recursion is cut there: drop --legacy to keep it", label(name), ref))
+		case recursive || l.nodes > maxTransformNodes:
+			if recursive {
+				l.problems = append(l.problems, fmt.Sprintf("%s refers to %q recursively, which Gemini's OpenAPI schema cannot express; the recursion is cut there: drop --legacy to keep it", label(name), ref))
+			} else if !l.cut {
+				l.cut = true
+				l.problems = append(l.problems, fmt.Sprintf("the input schema grows past %d subschemas with its $refs inlined (Gemini's OpenAPI schema has no $ref), so the $refs from %s on are cut; drop --legacy to keep them", maxTransformNodes, label(name)))
+			}
 			cut := spec.NewMap(2)
 			cut.Set("type", "OBJECT")
 			d, _ := s.GetString("description")
