@@ -165,6 +165,7 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 		s.Set("anyOf", v)
 	}
 	inferType(s)
+	s = splitTypes(s)
 
 	out := spec.NewMap(s.Len() + 2)
 	var notes []string
@@ -314,9 +315,67 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 	}
 	if t, _ := out.GetString("type"); t == "OBJECT" && !out.Has("properties") {
 		l.problems = append(l.problems, fmt.Sprintf("%s is an object without properties, which Gemini's OpenAPI schema rejects (properties must be non-empty for OBJECT); declare its keys, or drop --legacy", label(name)))
+	} else if t == "ARRAY" && !out.Has("items") {
+		l.problems = append(l.problems, fmt.Sprintf("%s is an array without items, which Gemini's OpenAPI schema rejects (\"items: missing field\"); add items, e.g. items: {type: string}, or drop --legacy", label(name)))
 	}
 	if !out.Has("type") && !out.Has("anyOf") {
 		l.problems = append(l.problems, fmt.Sprintf("%s has no type, which Gemini's OpenAPI schema needs; give it one, or drop --legacy", label(name)))
+	}
+	return out
+}
+
+// typeKeywords are the keywords that apply to values of one JSON type
+// only (JSON Schema 2020-12, validation vocabulary and applicators).
+var typeKeywords = map[string][]string{
+	"array":   {"items", "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems"},
+	"object":  {"properties", "required", "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "propertyOrdering"},
+	"string":  {"minLength", "maxLength", "pattern", "format", "contentMediaType", "contentEncoding"},
+	"number":  {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+	"integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+}
+
+// splitTypes rewrites a schema with several types (type: [string, array],
+// items: ...) as an anyOf of one schema per type, each with the keywords
+// that apply to its type, since Gemini's Schema has one type: a list
+// becomes anyOf, and an ARRAY or OBJECT member must carry its own items
+// or properties. null stays a type of the whole ({type: null} member,
+// which convert makes nullable). Other schemas are returned as they are.
+func splitTypes(s *spec.Map) *spec.Map {
+	types := compat.Types(s)
+	nonNull := slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
+	if len(nonNull) < 2 || s.Has("anyOf") {
+		return s
+	}
+	members := make([]any, 0, len(types))
+	moved := map[string]bool{}
+	for _, t := range nonNull {
+		m := spec.NewMap(1)
+		m.Set("type", t)
+		for _, kw := range typeKeywords[t] {
+			if kw == "format" && t != "string" {
+				continue
+			}
+			if v, ok := s.Get(kw); ok {
+				m.Set(kw, spec.CloneValue(v))
+				moved[kw] = true
+			}
+		}
+		members = append(members, m)
+	}
+	if len(nonNull) < len(types) {
+		null := spec.NewMap(1)
+		null.Set("type", "null")
+		members = append(members, null)
+	}
+	out := spec.NewMap(s.Len())
+	for i := range s.Len() {
+		k, v := s.At(i)
+		switch {
+		case k == "type":
+			out.Set("anyOf", members)
+		case !moved[k]:
+			out.Set(k, v)
+		}
 	}
 	return out
 }
