@@ -1,6 +1,7 @@
 package export
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -84,7 +85,8 @@ func noParameters(s *spec.Map) bool {
 // own (type, format, title, description, nullable, enum, items, minItems,
 // maxItems, properties, required, minProperties, maxProperties, minLength,
 // maxLength, pattern, example, anyOf, propertyOrdering, default, minimum,
-// maximum); $refs are inlined, oneOf becomes anyOf, a one-element allOf is
+// maximum; the int64 ones minItems, maxItems, minLength, maxLength,
+// minProperties and maxProperties as strings); $refs are inlined, oneOf becomes anyOf, a one-element allOf is
 // flattened (several are merged), and every other constraint is written
 // into the description so the model still reads it.
 type openAPI struct {
@@ -99,7 +101,11 @@ type openAPI struct {
 }
 
 // Keywords copied as they are.
-var openAPIKept = []string{"title", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "minProperties", "maxProperties", "default", "example"}
+var openAPIKept = []string{"title", "minimum", "maximum", "pattern", "default", "example"}
+
+// Keywords of type int64 in the Schema (https://ai.google.dev/api/caching#Schema:
+// "minItems: string (int64 format)"), copied as strings.
+var openAPIInt64 = []string{"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"}
 
 // Formats the Schema takes per type: "for NUMBER type: float, double for
 // INTEGER type: int32, int64"
@@ -301,6 +307,17 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 			if !isFalse(v) {
 				fold(kw, v)
 			}
+		case slices.Contains(openAPIInt64, kw):
+			// int64 fields, which the API's JSON (proto3) writes as
+			// strings and the SDKs type so (@google/genai: minItems?:
+			// string); import --from gemini reads them back as numbers.
+			if n, ok := v.(json.Number); ok {
+				if _, err := n.Int64(); err == nil {
+					out.Set(kw, n.String())
+					continue
+				}
+			}
+			fold(kw, v)
 		case slices.Contains(openAPIKept, kw):
 			out.Set(kw, v)
 		default:

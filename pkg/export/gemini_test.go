@@ -35,7 +35,7 @@ func TestGeminiLegacyTypeListsAndArrays(t *testing.T) {
 	}
 	props := got.FunctionDeclarations[0].Parameters.Properties
 	for key, want := range map[string]string{
-		"tags": `{"description":"One tag or several.","anyOf":[{"type":"STRING","maxLength":20},{"type":"ARRAY","items":{"type":"STRING"},"minItems":1}],"nullable":true}`,
+		"tags": `{"description":"One tag or several.","anyOf":[{"type":"STRING","maxLength":"20"},{"type":"ARRAY","items":{"type":"STRING"},"minItems":"1"}],"nullable":true}`,
 		"spec": `{"anyOf":[{"type":"OBJECT","properties":{"a":{"type":"STRING"}},"required":["a"]},{"type":"INTEGER","minimum":0}]}`,
 		"bare": `{"type":"ARRAY","description":"No items."}`,
 	} {
