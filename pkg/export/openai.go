@@ -196,6 +196,15 @@ func strictTransform(t *spec.Tool, kind strictKind, s *spec.Map, fromFile bool) 
 		ps = append(ps, prob)
 		fromCopy = append(fromCopy, copied)
 	}
+	if len(ps) == 0 && tr.deep {
+		// What lies deeper was not made strict (no additionalProperties:
+		// false there): refuse rather than send it as strict.
+		msg := fmt.Sprintf("the input schema nests deeper than %d levels, below which strict mode does not transform it; flatten the schema, or set strict: false on the tool", maxTransformDepth)
+		if fromFile {
+			msg += " (strict mode because the tool sets strict: true)"
+		}
+		ps = append(ps, Problem{Tool: t, Pointer: "/input_schema", Rule: target + "-strict-schema", Message: msg})
+	}
 	if len(ps) > 0 {
 		sortProblems(t, ps)
 		return nil, append(ws, advisories...), ps

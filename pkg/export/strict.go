@@ -110,9 +110,11 @@ type transformer struct {
 	// point at the source.
 	moves []move
 	// nodes counts the schemas visited; over is set, and the walk stops,
-	// past maxTransformNodes.
+	// past maxTransformNodes. deep is set where the walk stops at
+	// maxTransformDepth, leaving what is deeper untransformed.
 	nodes int
 	over  bool
+	deep  bool
 }
 
 // move is content of the source at from that the output holds at to.
@@ -214,7 +216,11 @@ func label(name string) string {
 // node transforms s in place. ptr is its pointer from the root and name
 // the dotted parameter path it describes.
 func (tr *transformer) node(s *spec.Map, ptr, name string, depth int) {
-	if depth > maxTransformDepth || tr.over {
+	if depth > maxTransformDepth {
+		tr.deep = true
+		return
+	}
+	if tr.over {
 		return
 	}
 	if tr.nodes++; tr.nodes > maxTransformNodes {

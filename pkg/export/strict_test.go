@@ -184,3 +184,28 @@ func TestInliningRefsIsBounded(t *testing.T) {
 		t.Errorf("6 levels: %v", err)
 	}
 }
+
+// A schema nested deeper than the transform goes is refused in strict
+// mode, not exported with its deep objects left non-strict (Anthropic has
+// no nesting limit of its own to refuse it).
+func TestStrictTooDeepRefused(t *testing.T) {
+	nest := func(levels int) *spec.Tool {
+		s := `{"type": "string", "description": "Leaf."}`
+		for range levels {
+			s = `{"type": "object", "description": "Level.", "properties": {"a": ` + s + `}, "required": ["a"]}`
+		}
+		return parseTool(t, `{"name": "deep", "description": "A deep schema. Use when testing.", "input_schema": `+s+`}`)
+	}
+	_, _, err := Export([]*spec.Tool{nest(100)}, Options{Format: Anthropic, Strict: true})
+	var refused *Error
+	if !errors.As(err, &refused) || !strings.Contains(refused.Error(), "nests deeper than 64 levels") {
+		t.Errorf("100 levels: err %v, want a refusal", err)
+	}
+	doc, _, err := Export([]*spec.Tool{nest(60)}, Options{Format: Anthropic, Strict: true})
+	if err != nil {
+		t.Fatalf("60 levels: %v", err)
+	}
+	if errs := checkDocument("anthropic", doc); len(errs) > 0 {
+		t.Errorf("60 levels: %v", errs[:min(3, len(errs))])
+	}
+}
