@@ -375,11 +375,16 @@ func InputSchema(t *spec.Tool) *spec.Map {
 	if len(bound) == 0 {
 		return s
 	}
+	removed := map[string]any{}
 	if props, ok := s.GetMap("properties"); ok {
 		for _, b := range t.Bind {
+			if v, had := props.Get(b.Param); had {
+				removed[b.Param] = v
+			}
 			props.Delete(b.Param)
 		}
 	}
+	keepReferenced(s, t.Bind, removed)
 	if req, ok := s.Get("required"); ok {
 		if list, ok := req.([]any); ok {
 			kept := make([]any, 0, len(list))
@@ -393,6 +398,104 @@ func InputSchema(t *spec.Tool) *spec.Map {
 	}
 	return s
 }
+
+// keepReferenced moves the schema of a removed (bound) parameter that
+// another part of the schema still refers to ($ref: #/properties/token)
+// into $defs (or definitions, when the schema uses that), and points those
+// $refs at it: without it they would refer to nothing, and every provider
+// refuses a $ref that does not resolve. The model sees a definition, not
+// a parameter.
+func keepReferenced(s *spec.Map, binds []spec.Binding, removed map[string]any) {
+	for _, b := range binds {
+		v, ok := removed[b.Param]
+		if !ok {
+			continue
+		}
+		from := "#/properties" + spec.Pointer(b.Param)
+		if !refersTo(s, from, 0) {
+			continue
+		}
+		key := "$defs"
+		if s.Has("definitions") && !s.Has("$defs") {
+			key = "definitions"
+		}
+		defs, ok := s.GetMap(key)
+		if !ok {
+			if s.Has(key) {
+				continue // not an object: nothing can be added to it
+			}
+			defs = spec.NewMap(1)
+			s.Set(key, defs)
+		}
+		name := b.Param
+		for i := 2; defs.Has(name); i++ {
+			name = fmt.Sprintf("%s_%d", b.Param, i)
+		}
+		defs.Set(name, v)
+		retarget(s, from, "#/"+key+spec.Pointer(name), 0)
+	}
+}
+
+// dataKeywords hold values, not schemas: a $ref inside them is data.
+var dataKeywords = map[string]bool{"enum": true, "const": true, "default": true, "examples": true, "example": true}
+
+// refersTo tells whether a $ref in v is ref or goes inside it.
+func refersTo(v any, ref string, depth int) bool {
+	found := false
+	walkRefs(v, depth, func(r string) string {
+		if r == ref || strings.HasPrefix(r, ref+"/") {
+			found = true
+		}
+		return r
+	})
+	return found
+}
+
+// retarget points the $refs in v that are from or go inside it at to.
+func retarget(v any, from, to string, depth int) {
+	walkRefs(v, depth, func(r string) string {
+		if r == from || strings.HasPrefix(r, from+"/") {
+			return to + r[len(from):]
+		}
+		return r
+	})
+}
+
+// walkRefs calls f with every $ref of a schema and sets it to the result.
+// Values of enum, const, default and examples are data and left alone.
+func walkRefs(v any, depth int, f func(string) string) {
+	if depth > maxTransformDepth*4 {
+		return
+	}
+	switch v := v.(type) {
+	case *spec.Map:
+		for i := range v.Len() {
+			k, c := v.At(i)
+			switch {
+			case k == "$ref":
+				if r, ok := c.(string); ok {
+					v.Set(k, f(r))
+				}
+			case namedSchemas[k]:
+				if m, ok := c.(*spec.Map); ok {
+					for j := range m.Len() {
+						_, sub := m.At(j)
+						walkRefs(sub, depth+1, f)
+					}
+				}
+			case !dataKeywords[k]:
+				walkRefs(c, depth+1, f)
+			}
+		}
+	case []any:
+		for _, x := range v {
+			walkRefs(x, depth+1, f)
+		}
+	}
+}
+
+// namedSchemas are the keywords whose value maps names to schemas.
+var namedSchemas = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true}
 
 // exampleParams returns the params of t's examples without the bound
 // parameters, skipping examples that have none.

@@ -218,6 +218,51 @@ func TestBoundParamsRemovedEverywhere(t *testing.T) {
 	}
 }
 
+// A $ref to a bound parameter's schema still resolves once the parameter
+// is removed: the schema moves into $defs (next to the existing ones) and
+// the $refs follow it, in every format.
+func TestBoundParamReferencedStaysResolvable(t *testing.T) {
+	tool := parseTool(t, `{"name": "bindref", "description": "Uses a bound schema. Use when testing.", "input_schema": {"type": "object",
+	  "properties": {
+	    "token": {"type": "string", "description": "API token.", "pattern": "^[a-z]+$"},
+	    "other": {"$ref": "#/properties/token", "description": "Another token."},
+	    "list": {"type": "array", "items": {"$ref": "#/properties/token"}, "examples": [[{"$ref": "#/properties/token"}]]}},
+	  "required": ["token"],
+	  "$defs": {"token": {"type": "integer"}}},
+	  "bind": {"token": {"env": "TOKEN"}}}`)
+	s := InputSchema(tool)
+	doc, err := spec.MarshalJSONIndent(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"$ref": "#/$defs/token_2",`, `"items": {
+        "$ref": "#/$defs/token_2"`, `"token_2": {
+      "type": "string"`, `"examples": [
+        [
+          {
+            "$ref": "#/properties/token"`} {
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("want %s in\n%s", want, doc)
+		}
+	}
+	if props, _ := s.GetMap("properties"); props.Has("token") {
+		t.Errorf("the bound parameter is still a parameter:\n%s", doc)
+	}
+	for _, f := range Formats {
+		opts := Options{Format: f}
+		if slices.Contains(StrictFormats, f) {
+			opts.Strict = true
+		}
+		out, _, err := Export([]*spec.Tool{tool}, opts)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if f != YAML && strings.Count(string(out), `#/properties/token`) > strings.Count(string(out), `example`) {
+			t.Errorf("%s: a $ref to the removed parameter is left:\n%s", f, out)
+		}
+	}
+}
+
 func TestNameMappingAndCollision(t *testing.T) {
 	tools := loadTools(t, filepath.Join(casesDir, "math.factorial.json"))
 	r, err := Build(tools, Options{Format: OpenAI})

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -84,17 +85,27 @@ func noParameters(s *spec.Map) bool {
 // own (type, format, title, description, nullable, enum, items, minItems,
 // maxItems, properties, required, minProperties, maxProperties, minLength,
 // maxLength, pattern, example, anyOf, propertyOrdering, default, minimum,
-// maximum); $refs are inlined, oneOf becomes anyOf, a one-element allOf is
+// maximum; the int64 ones minItems, maxItems, minLength, maxLength,
+// minProperties and maxProperties as strings); $refs are inlined, oneOf becomes anyOf, a one-element allOf is
 // flattened (several are merged), and every other constraint is written
 // into the description so the model still reads it.
 type openAPI struct {
 	root     *spec.Map
 	moved    []string
 	problems []string
+	// nodes counts the schemas converted; past maxTransformNodes (each
+	// $ref is inlined at every use, which can grow exponentially) $refs
+	// are cut as recursive ones are, with one problem (cut).
+	nodes int
+	cut   bool
 }
 
 // Keywords copied as they are.
-var openAPIKept = []string{"title", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "minProperties", "maxProperties", "default", "example"}
+var openAPIKept = []string{"title", "minimum", "maximum", "pattern", "default", "example"}
+
+// Keywords of type int64 in the Schema (https://ai.google.dev/api/caching#Schema:
+// "minItems: string (int64 format)"), copied as strings.
+var openAPIInt64 = []string{"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"}
 
 // Formats the Schema takes per type: "for NUMBER type: float, double for
 // INTEGER type: int32, int64"
@@ -108,15 +119,22 @@ var openAPIDropped = []string{"$schema", "$id", "$comment", "$anchor", "$defs", 
 
 func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) *spec.Map {
 	s := src.Clone()
+	l.nodes++
 	// Inline a local $ref (merged with its siblings, which win).
 	if ref, ok := s.GetString("$ref"); ok {
 		s.Delete("$ref")
 		target, found := compat.ResolveRef(l.root, ref)
+		recursive := slices.Contains(refs, ref) || depth > maxTransformDepth
 		switch {
 		case !found:
 			l.problems = append(l.problems, fmt.Sprintf("%s refers to %q, which is not in the input schema; Gemini's OpenAPI schema has no $ref: inline it or drop --legacy", label(name), ref))
-		case slices.Contains(refs, ref) || depth > maxTransformDepth:
-			l.problems = append(l.problems, fmt.Sprintf("%s refers to %q recursively, which Gemini's OpenAPI schema cannot express; the recursion is cut there: drop --legacy to keep it", label(name), ref))
+		case recursive || l.nodes > maxTransformNodes:
+			if recursive {
+				l.problems = append(l.problems, fmt.Sprintf("%s refers to %q recursively, which Gemini's OpenAPI schema cannot express; the recursion is cut there: drop --legacy to keep it", label(name), ref))
+			} else if !l.cut {
+				l.cut = true
+				l.problems = append(l.problems, fmt.Sprintf("the input schema grows past %d subschemas with its $refs inlined (Gemini's OpenAPI schema has no $ref), so the $refs from %s on are cut; drop --legacy to keep them", maxTransformNodes, label(name)))
+			}
 			cut := spec.NewMap(2)
 			cut.Set("type", "OBJECT")
 			d, _ := s.GetString("description")
@@ -153,6 +171,7 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 		s.Set("anyOf", v)
 	}
 	inferType(s)
+	s = splitTypes(s)
 
 	out := spec.NewMap(s.Len() + 2)
 	var notes []string
@@ -271,7 +290,13 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 			if len(alts) == 1 {
 				for _, k := range alts[0].(*spec.Map).Keys() {
 					av, _ := alts[0].(*spec.Map).Get(k)
-					if !out.Has(k) {
+					switch {
+					case out.Has(k):
+					case k == "type":
+						// first, as for a schema typed itself: the
+						// import of this ({type: [T, "null"]}) exports so
+						out.SetFirst(k, av)
+					default:
 						out.Set(k, av)
 					}
 				}
@@ -282,6 +307,17 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 			if !isFalse(v) {
 				fold(kw, v)
 			}
+		case slices.Contains(openAPIInt64, kw):
+			// int64 fields, which the API's JSON (proto3) writes as
+			// strings and the SDKs type so (@google/genai: minItems?:
+			// string); import --from gemini reads them back as numbers.
+			if n, ok := v.(json.Number); ok {
+				if _, err := n.Int64(); err == nil {
+					out.Set(kw, n.String())
+					continue
+				}
+			}
+			fold(kw, v)
 		case slices.Contains(openAPIKept, kw):
 			out.Set(kw, v)
 		default:
@@ -296,9 +332,67 @@ func (l *openAPI) convert(src *spec.Map, name string, depth int, refs []string) 
 	}
 	if t, _ := out.GetString("type"); t == "OBJECT" && !out.Has("properties") {
 		l.problems = append(l.problems, fmt.Sprintf("%s is an object without properties, which Gemini's OpenAPI schema rejects (properties must be non-empty for OBJECT); declare its keys, or drop --legacy", label(name)))
+	} else if t == "ARRAY" && !out.Has("items") {
+		l.problems = append(l.problems, fmt.Sprintf("%s is an array without items, which Gemini's OpenAPI schema rejects (\"items: missing field\"); add items, e.g. items: {type: string}, or drop --legacy", label(name)))
 	}
 	if !out.Has("type") && !out.Has("anyOf") {
 		l.problems = append(l.problems, fmt.Sprintf("%s has no type, which Gemini's OpenAPI schema needs; give it one, or drop --legacy", label(name)))
+	}
+	return out
+}
+
+// typeKeywords are the keywords that apply to values of one JSON type
+// only (JSON Schema 2020-12, validation vocabulary and applicators).
+var typeKeywords = map[string][]string{
+	"array":   {"items", "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems"},
+	"object":  {"properties", "required", "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "propertyOrdering"},
+	"string":  {"minLength", "maxLength", "pattern", "format", "contentMediaType", "contentEncoding"},
+	"number":  {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+	"integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+}
+
+// splitTypes rewrites a schema with several types (type: [string, array],
+// items: ...) as an anyOf of one schema per type, each with the keywords
+// that apply to its type, since Gemini's Schema has one type: a list
+// becomes anyOf, and an ARRAY or OBJECT member must carry its own items
+// or properties. null stays a type of the whole ({type: null} member,
+// which convert makes nullable). Other schemas are returned as they are.
+func splitTypes(s *spec.Map) *spec.Map {
+	types := compat.Types(s)
+	nonNull := slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
+	if len(nonNull) < 2 || s.Has("anyOf") {
+		return s
+	}
+	members := make([]any, 0, len(types))
+	moved := map[string]bool{}
+	for _, t := range nonNull {
+		m := spec.NewMap(1)
+		m.Set("type", t)
+		for _, kw := range typeKeywords[t] {
+			if kw == "format" && t != "string" {
+				continue
+			}
+			if v, ok := s.Get(kw); ok {
+				m.Set(kw, spec.CloneValue(v))
+				moved[kw] = true
+			}
+		}
+		members = append(members, m)
+	}
+	if len(nonNull) < len(types) {
+		null := spec.NewMap(1)
+		null.Set("type", "null")
+		members = append(members, null)
+	}
+	out := spec.NewMap(s.Len())
+	for i := range s.Len() {
+		k, v := s.At(i)
+		switch {
+		case k == "type":
+			out.Set("anyOf", members)
+		case !moved[k]:
+			out.Set(k, v)
+		}
 	}
 	return out
 }

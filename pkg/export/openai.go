@@ -156,6 +156,13 @@ func strictTransform(t *spec.Tool, kind strictKind, s *spec.Map, fromFile bool) 
 	if kind == strictAnthropic {
 		target = compat.Anthropic
 	}
+	if tr.over {
+		msg := fmt.Sprintf("the input schema grows past %d subschemas in strict mode, where each $ref with sibling keys (a description beside it) is replaced by a copy of its definition; keep such $refs bare (the description on the definition), or set strict: false on the tool", maxTransformNodes)
+		if fromFile {
+			msg += " (strict mode because the tool sets strict: true)"
+		}
+		return nil, ws, []Problem{{Tool: t, Pointer: "/input_schema", Rule: target + "-strict-schema", Message: msg}}
+	}
 	// Content the transform copied (a $ref's target inlined at each use)
 	// is checked at every copy: one problem per source place, worded as
 	// found in place (a definition's problem named after the definition).
@@ -188,6 +195,15 @@ func strictTransform(t *spec.Tool, kind strictKind, s *spec.Map, fromFile bool) 
 		seen[ptr] = len(ps)
 		ps = append(ps, prob)
 		fromCopy = append(fromCopy, copied)
+	}
+	if len(ps) == 0 && tr.deep {
+		// What lies deeper was not made strict (no additionalProperties:
+		// false there): refuse rather than send it as strict.
+		msg := fmt.Sprintf("the input schema nests deeper than %d levels, below which strict mode does not transform it; flatten the schema, or set strict: false on the tool", maxTransformDepth)
+		if fromFile {
+			msg += " (strict mode because the tool sets strict: true)"
+		}
+		ps = append(ps, Problem{Tool: t, Pointer: "/input_schema", Rule: target + "-strict-schema", Message: msg})
 	}
 	if len(ps) > 0 {
 		sortProblems(t, ps)

@@ -73,6 +73,49 @@ type pyGen struct {
 	names   map[string]bool // class names used
 	warns   []string
 	unset   bool
+	// root is the schema $refs resolve in; refs the $refs being inlined
+	// (a recursive one is Any), inlined how many were, to bound it.
+	root    *spec.Map
+	refs    []string
+	inlined int
+	warned  map[string]bool
+}
+
+// maxPyRefs bounds the $refs inlined into one stub: each use is a copy,
+// which definitions that use each other twice make exponential.
+const maxPyRefs = 1000
+
+// deref returns s with its local $ref replaced by the schema it refers to
+// (s's other keys win), as a Python type hint has no references; false,
+// with a warning, when it cannot: unresolvable, recursive, or past
+// maxPyRefs. The caller pushes ref while it writes the result.
+func (g *pyGen) deref(s *spec.Map, ref string) (*spec.Map, bool) {
+	target, ok := compat.ResolveRef(g.root, ref)
+	var msg string
+	switch {
+	case !ok:
+		msg = fmt.Sprintf("$ref %s does not resolve in its schema; typed Any", ref)
+	case slices.Contains(g.refs, ref):
+		msg = fmt.Sprintf("$ref %s is recursive, which the stub's type hints cannot say; typed Any where it recurs (import --from python will not give the recursion back)", ref)
+	case g.inlined >= maxPyRefs:
+		msg = fmt.Sprintf("more than %d $refs to inline; the rest are typed Any", maxPyRefs)
+	default:
+		g.inlined++
+		m := target.Clone()
+		m.Delete("$defs")
+		m.Delete("definitions")
+		for i := range s.Len() {
+			if k, v := s.At(i); k != "$ref" {
+				m.Set(k, v)
+			}
+		}
+		return m, true
+	}
+	if !g.warned[msg] {
+		g.warned[msg] = true
+		g.warns = append(g.warns, msg)
+	}
+	return s, false
 }
 
 func (g *pyGen) use(module, name string) {
@@ -92,7 +135,7 @@ func pythonTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Problem
 	in := InputSchema(t)
 	props, _ := in.GetMap("properties")
 	required := stringSet(in)
-	g := &pyGen{tool: t, imports: map[string]map[string]bool{}, names: map[string]bool{}}
+	g := &pyGen{tool: t, imports: map[string]map[string]bool{}, names: map[string]bool{}, root: in, warned: map[string]bool{}}
 	type param struct {
 		name, ann, def string
 		desc           string
@@ -126,6 +169,7 @@ func pythonTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Problem
 	var retDesc string
 	if out := t.OutputSchema; out != nil {
 		retDesc, _ = out.GetString("description")
+		g.root = out
 		ret = g.typ(withoutKey(out, "description"), camel(name)+"Output", false)
 	} else if c := outputContent(t); c != "" {
 		// output.content: the result is an MCP content item of that type.
@@ -262,6 +306,16 @@ func pyDocstring(lines []string, ind string) string {
 // nested: s is no parameter's schema, so its description goes into the
 // annotation (Field(description=...)).
 func (g *pyGen) typ(s *spec.Map, hint string, nested bool) string {
+	depth := len(g.refs)
+	defer func() { g.refs = g.refs[:depth] }()
+	for ref, ok := mapGetString(s, "$ref"); ok; ref, ok = mapGetString(s, "$ref") {
+		m, ok := g.deref(s, ref)
+		if !ok {
+			break
+		}
+		g.refs = append(g.refs, ref)
+		s = m
+	}
 	base := g.baseType(s, hint)
 	var field []string
 	if s != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,5 +191,46 @@ func schemaDiff(a, b any, ptr string, out map[string]bool) {
 		if _, ok := am[k]; !ok {
 			schemaDiff(nil, bv, ptr+"/"+k, out)
 		}
+	}
+}
+
+// A $ref is written as the schema it refers to (a Python type hint has no
+// references), so import --from python gives the same schema with the
+// references inlined; a recursive $ref is Any there, with a warning.
+func TestPythonRefsInlined(t *testing.T) {
+	needPython3(t)
+	src := `{"name": "route", "description": "Routes a parcel. Use when shipping.", "input_schema": {"type": "object",
+	  "properties": {
+	    "origin": {"$ref": "#/$defs/address", "description": "Where it starts."},
+	    "stops": {"type": "array", "items": {"$ref": "#/$defs/address"}, "description": "Stops."},
+	    "tree": {"$ref": "#/$defs/node", "description": "A tree."}},
+	  "required": ["origin"],
+	  "$defs": {
+	    "address": {"type": "object", "properties": {"zip": {"type": "string", "description": "Postal code.", "minLength": 4}}, "required": ["zip"]},
+	    "node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}}`
+	f := spec.ParseFile("route.json", []byte(src))
+	if len(f.Errors) > 0 {
+		t.Fatal(f.Errors)
+	}
+	doc, warns, err := export.Export(f.Tools, export.Options{Format: export.Python})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Message, "$ref #/$defs/node is recursive") {
+		t.Errorf("warnings %v, want one about the recursive $ref", warns)
+	}
+	res, err := importer.ImportPython(context.Background(), importer.PythonOptions{Name: "stub.py", Source: doc})
+	if err != nil || len(res.Tools) != 1 {
+		t.Fatalf("import of the stub: %v\n%s", err, doc)
+	}
+	address := map[string]any{"type": "object", "properties": map[string]any{"zip": map[string]any{"type": "string", "description": "Postal code.", "minLength": 4.0}}, "required": []any{"zip"}}
+	props := normalize(res.Tools[0].Tool.Input()).(map[string]any)["properties"].(map[string]any)
+	origin := maps.Clone(address)
+	origin["description"] = "Where it starts."
+	if !reflect.DeepEqual(props["origin"], origin) {
+		t.Errorf("origin came back as %v, want %v\n%s", props["origin"], origin, doc)
+	}
+	if items := props["stops"].(map[string]any)["items"]; !reflect.DeepEqual(items, address) {
+		t.Errorf("stops[] came back as %v, want %v", items, address)
 	}
 }

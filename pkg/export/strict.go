@@ -86,6 +86,13 @@ const (
 // chains inlined into each other).
 const maxTransformDepth = 64
 
+// maxTransformNodes bounds the schemas one transform visits. Inlining a
+// $ref copies its target at every use, so definitions that each use the
+// next twice grow the schema exponentially (40 of them in a 3 KB file make
+// 2^40 schemas); the largest corpus schema needs 68. A schema that passes
+// it is refused (maxNodesProblem) instead of filling the memory.
+const maxTransformNodes = 20000
+
 // transformer holds one schema's transform.
 type transformer struct {
 	kind strictKind
@@ -102,6 +109,12 @@ type transformer struct {
 	// content at another pointer, so that problems found in the output
 	// point at the source.
 	moves []move
+	// nodes counts the schemas visited; over is set, and the walk stops,
+	// past maxTransformNodes. deep is set where the walk stops at
+	// maxTransformDepth, leaving what is deeper untransformed.
+	nodes int
+	over  bool
+	deep  bool
 }
 
 // move is content of the source at from that the output holds at to.
@@ -123,6 +136,9 @@ func strictSchema(kind strictKind, schema *spec.Map) (*spec.Map, *transformer) {
 		s.SetFirst("type", "object")
 	}
 	tr.node(s, "", "", 0)
+	if tr.over {
+		return s, tr
+	}
 	if len(tr.wrapped) > 0 {
 		tr.rewriteRefs(s, 0)
 	}
@@ -201,6 +217,14 @@ func label(name string) string {
 // the dotted parameter path it describes.
 func (tr *transformer) node(s *spec.Map, ptr, name string, depth int) {
 	if depth > maxTransformDepth {
+		tr.deep = true
+		return
+	}
+	if tr.over {
+		return
+	}
+	if tr.nodes++; tr.nodes > maxTransformNodes {
+		tr.over = true
 		return
 	}
 	compat.Merge(s, tr.orig, func(key, from string, local bool) {

@@ -2,8 +2,10 @@ package export
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolctl/toolctl/pkg/spec"
 )
@@ -118,5 +120,92 @@ func TestStrictProblemPointers(t *testing.T) {
 				t.Errorf("problem %d: %s %q, want %s %q", i, p.Pointer, p.Message, ptr, msg)
 			}
 		}
+	}
+}
+
+// refDAG is a tool of n definitions that each use the next twice through
+// a $ref with a description beside it: inlined at every use (as strict
+// mode and Gemini's OpenAPI form do), it has 2^n schemas.
+func refDAG(t *testing.T, n int) *spec.Tool {
+	var defs []string
+	for i := range n {
+		child := `{"type": "string", "description": "Leaf."}`
+		if i < n-1 {
+			child = fmt.Sprintf(`{"$ref": "#/$defs/d%d", "description": "Half."}`, i+1)
+		}
+		defs = append(defs, fmt.Sprintf(`"d%d": {"type": "object", "properties": {"l": %s, "r": %s}, "required": ["l", "r"], "additionalProperties": false}`, i, child, child))
+	}
+	return parseTool(t, `{"name": "dag", "description": "A DAG of references. Use when testing.", "input_schema": {"type": "object",
+	  "properties": {"root": {"$ref": "#/$defs/d0", "description": "Root."}}, "required": ["root"], "additionalProperties": false,
+	  "$defs": {`+strings.Join(defs, ", ")+`}}}`)
+}
+
+// Inlining $refs is bounded: a small file whose references double at each
+// level is refused in strict mode and cut for Gemini's OpenAPI form, in
+// bounded time and memory, instead of growing exponentially.
+func TestInliningRefsIsBounded(t *testing.T) {
+	tool := refDAG(t, 14)
+	for _, opts := range []Options{{Format: OpenAI, Strict: true}, {Format: Anthropic, Strict: true}, {Format: Gemini, Legacy: true}} {
+		type result struct {
+			doc []byte
+			ws  []Warning
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			doc, ws, err := Export([]*spec.Tool{tool}, opts)
+			done <- result{doc, ws, err}
+		}()
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(2 * time.Minute): // it takes well under a second
+			t.Fatalf("%+v: the export does not finish", opts)
+		}
+		if opts.Strict {
+			var refused *Error
+			if !errors.As(r.err, &refused) || !strings.Contains(refused.Error(), "grows past 20000 subschemas in strict mode") {
+				t.Errorf("%+v: err %v, want a refusal that the schema grows too large", opts, r.err)
+			}
+			continue
+		}
+		if r.err != nil {
+			t.Fatalf("%+v: %v", opts, r.err)
+		}
+		if len(r.doc) > 64<<20 {
+			t.Errorf("%+v: %d bytes exported", opts, len(r.doc))
+		}
+		if !strings.Contains(fmt.Sprint(r.ws), "grows past 20000 subschemas with its $refs inlined") {
+			t.Errorf("%+v: warnings %v, want the cut", opts, r.ws)
+		}
+	}
+	// A DAG that stays small is exported whole.
+	if _, _, err := Export([]*spec.Tool{refDAG(t, 6)}, Options{Format: Anthropic, Strict: true}); err != nil {
+		t.Errorf("6 levels: %v", err)
+	}
+}
+
+// A schema nested deeper than the transform goes is refused in strict
+// mode, not exported with its deep objects left non-strict (Anthropic has
+// no nesting limit of its own to refuse it).
+func TestStrictTooDeepRefused(t *testing.T) {
+	nest := func(levels int) *spec.Tool {
+		s := `{"type": "string", "description": "Leaf."}`
+		for range levels {
+			s = `{"type": "object", "description": "Level.", "properties": {"a": ` + s + `}, "required": ["a"]}`
+		}
+		return parseTool(t, `{"name": "deep", "description": "A deep schema. Use when testing.", "input_schema": `+s+`}`)
+	}
+	_, _, err := Export([]*spec.Tool{nest(100)}, Options{Format: Anthropic, Strict: true})
+	var refused *Error
+	if !errors.As(err, &refused) || !strings.Contains(refused.Error(), "nests deeper than 64 levels") {
+		t.Errorf("100 levels: err %v, want a refusal", err)
+	}
+	doc, _, err := Export([]*spec.Tool{nest(60)}, Options{Format: Anthropic, Strict: true})
+	if err != nil {
+		t.Fatalf("60 levels: %v", err)
+	}
+	if errs := checkDocument("anthropic", doc); len(errs) > 0 {
+		t.Errorf("60 levels: %v", errs[:min(3, len(errs))])
 	}
 }

@@ -14,14 +14,19 @@ package export
 // → T[] (a tuple for prefixItems); an object with properties → an inline
 // object type (nested JSDoc too); additionalProperties →
 // Record<string, T>; enum and const → a union of literals; type lists,
-// anyOf and oneOf → unions; no type → unknown.
+// anyOf and oneOf → unions; allOf → an intersection; a local $ref → a type
+// alias named after its definition, declared before the interface
+// (export type Point = {...}; recursion works, "#" is the input interface);
+// no type, or a $ref that does not resolve (with a warning) → unknown.
 
 import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/toolctl/toolctl/pkg/compat"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -37,12 +42,13 @@ func typeScriptTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Pro
 		base = "Tool"
 	}
 	in := InputSchema(t)
-	var b strings.Builder
-	b.WriteString(tsJSDoc(tsToolDoc(t), ""))
-	b.WriteString("export interface " + base + "Input " + tsObject(in, "") + "\n\n")
+	names := map[string]bool{base + "Input": true, base + "Output": true}
+	gin := &tsGen{root: in, self: base + "Input", names: names}
+	input := gin.tsObject(in, "")
 	out := "unknown"
+	gout := &tsGen{root: t.OutputSchema, self: base + "Output", names: names}
 	if t.OutputSchema != nil {
-		out = tsType(withoutKey(t.OutputSchema, "description"), "")
+		out = gout.tsType(withoutKey(t.OutputSchema, "description"), "")
 	} else if c := outputContent(t); c != "" {
 		// output.content: the result is an MCP content item of that type.
 		kind, sub, _ := strings.Cut(c, "/")
@@ -56,6 +62,12 @@ func typeScriptTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Pro
 			out = "{ type: \"resource\"; resource: { uri: string; mimeType: " + mime + "; text?: string; blob?: string } }"
 		}
 	}
+	var b strings.Builder
+	for _, a := range append(gin.aliases, gout.aliases...) {
+		b.WriteString(a)
+	}
+	b.WriteString(tsJSDoc(tsToolDoc(t), ""))
+	b.WriteString("export interface " + base + "Input " + input + "\n\n")
 	if d, ok := mapGetString(t.OutputSchema, "description"); ok && strings.TrimSpace(d) != "" {
 		b.WriteString(tsJSDoc([]string{strings.TrimSpace(d)}, ""))
 	}
@@ -72,7 +84,66 @@ func typeScriptTool(t *spec.Tool, name string, _ Options) (any, []Warning, []Pro
 	b.WriteString(tsJSDoc(doc, ""))
 	b.WriteString("export async function execute(input: " + base + "Input): Promise<" + base + "Output> {\n")
 	b.WriteString("  throw new Error(" + tsString("not implemented: "+t.Name) + ");\n}\n")
-	return &tsStub{Name: name, Code: b.String()}, nil, nil
+	var ws []Warning
+	if refs := append(gin.unresolved, gout.unresolved...); len(refs) > 0 {
+		ws = append(ws, Warning{Tool: t.Name, Message: "typed as unknown: $ref " + andList(refs) + ", which does not resolve in its schema", Source: t})
+	}
+	return &tsStub{Name: name, Code: b.String()}, ws, nil
+}
+
+// tsGen writes the types of one schema (root): each local $ref becomes a
+// type alias named after the definition (export type Point = {...}),
+// written once and used by name, so that references, recursive ones
+// included, keep their type.
+type tsGen struct {
+	root *spec.Map
+	// self is the name of root's own type (a $ref "#" uses it).
+	self string
+	// names are the type names taken in the tool's code.
+	names map[string]bool
+	byRef map[string]string
+	// aliases are the declarations written, unresolved the $refs that do
+	// not resolve (typed unknown, with a warning).
+	aliases    []string
+	unresolved []string
+}
+
+// refType is the type of a $ref: its alias, declared at first use.
+func (g *tsGen) refType(ref string) string {
+	if ref == "#" && g.self != "" {
+		return g.self
+	}
+	if name, ok := g.byRef[ref]; ok {
+		return name
+	}
+	target, ok := compat.ResolveRef(g.root, ref)
+	if !ok {
+		if !slices.Contains(g.unresolved, ref) {
+			g.unresolved = append(g.unresolved, ref)
+		}
+		return "unknown"
+	}
+	toks := spec.SplitPointer(strings.TrimPrefix(ref, "#"))
+	base := camel(strings.NewReplacer("-", "_", ".", "_", "$", "_").Replace(FileName(toks[len(toks)-1])))
+	if base == "" || !tsIdentRE.MatchString(base) || tsReserved[base] {
+		base = "Def" + base
+	}
+	name := base
+	for i := 2; g.names[name]; i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	g.names[name] = true
+	if g.byRef == nil {
+		g.byRef = map[string]string{}
+	}
+	g.byRef[ref] = name
+	var doc []string
+	if d, ok := target.GetString("description"); ok && strings.TrimSpace(d) != "" {
+		doc = strings.Split(strings.TrimSpace(d), "\n")
+	}
+	body := g.tsType(withoutKey(target, "description"), "")
+	g.aliases = append(g.aliases, tsJSDoc(doc, "")+"export type "+name+" = "+body+";\n\n")
+	return name
 }
 
 var tsIdentRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
@@ -127,7 +198,7 @@ func tsJSDoc(lines []string, ind string) string {
 
 // tsObject is an object type with one member per property, each with its
 // JSDoc; ind is the indentation of the closing brace.
-func tsObject(s *spec.Map, ind string) string {
+func (g *tsGen) tsObject(s *spec.Map, ind string) string {
 	props, _ := s.GetMap("properties")
 	required := stringSet(s)
 	var b strings.Builder
@@ -146,12 +217,12 @@ func tsObject(s *spec.Map, ind string) string {
 			if required[k] {
 				opt = ""
 			}
-			b.WriteString(inner + key + opt + ": " + tsType(withoutKey(ps, "description"), inner) + ";\n")
+			b.WriteString(inner + key + opt + ": " + g.tsType(withoutKey(ps, "description"), inner) + ";\n")
 		}
 	}
 	if ap, ok := s.Get("additionalProperties"); ok {
 		if as, ok := ap.(*spec.Map); ok {
-			b.WriteString(inner + "[key: string]: " + tsIndexType(as, props, inner) + ";\n")
+			b.WriteString(inner + "[key: string]: " + g.tsIndexType(as, props, inner) + ";\n")
 		}
 	}
 	b.WriteString(ind + "}")
@@ -160,11 +231,11 @@ func tsObject(s *spec.Map, ind string) string {
 
 // tsIndexType is the type of additional properties; TypeScript requires
 // every declared property to fit it, so with properties it is unknown.
-func tsIndexType(as, props *spec.Map, ind string) string {
+func (g *tsGen) tsIndexType(as, props *spec.Map, ind string) string {
 	if props != nil && props.Len() > 0 {
 		return "unknown"
 	}
-	return tsType(as, ind)
+	return g.tsType(as, ind)
 }
 
 // tsPropDoc is a property's JSDoc: description, default, constraints.
@@ -200,9 +271,34 @@ func tsJSON(v any) string {
 
 // tsType is the TypeScript type of schema s; ind is the current
 // indentation, for inline object types.
-func tsType(s *spec.Map, ind string) string {
+func (g *tsGen) tsType(s *spec.Map, ind string) string {
 	if s == nil || s.Len() == 0 {
 		return "unknown"
+	}
+	if ref, ok := s.GetString("$ref"); ok {
+		name := g.refType(ref)
+		rest := s.Clone()
+		for _, k := range []string{"$ref", "description", "title", "default", "examples", "$comment"} {
+			rest.Delete(k)
+		}
+		if rt := g.tsType(rest, ind); rest.Len() > 0 && rt != "unknown" && name != "unknown" {
+			return name + " & " + tsParen(rt)
+		} else if rest.Len() > 0 && rt != "unknown" {
+			return rt
+		}
+		return name
+	}
+	if v, ok := s.Get("allOf"); ok && !s.Has("type") && !s.Has("properties") && !s.Has("anyOf") && !s.Has("oneOf") && !s.Has("enum") && !s.Has("const") {
+		var parts []string
+		for _, m := range asList(v) {
+			ms, _ := m.(*spec.Map)
+			if pt := g.tsType(ms, ind); pt != "unknown" {
+				parts = append(parts, tsParen(pt))
+			}
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, " & ")
+		}
 	}
 	if v, ok := s.Get("const"); ok {
 		return tsJSON(v)
@@ -222,7 +318,7 @@ func tsType(s *spec.Map, ind string) string {
 				var parts []string
 				for _, m := range l {
 					ms, _ := m.(*spec.Map)
-					parts = append(parts, tsType(ms, ind))
+					parts = append(parts, g.tsType(ms, ind))
 				}
 				return tsUnion(parts)
 			}
@@ -249,7 +345,7 @@ func tsType(s *spec.Map, ind string) string {
 					items := make([]string, len(l))
 					for i, x := range l {
 						xs, _ := x.(*spec.Map)
-						items[i] = tsType(xs, ind)
+						items[i] = g.tsType(xs, ind)
 					}
 					parts = append(parts, "["+strings.Join(items, ", ")+"]")
 					continue
@@ -258,7 +354,7 @@ func tsType(s *spec.Map, ind string) string {
 			it := "unknown"
 			if items, ok := s.Get("items"); ok {
 				is, _ := items.(*spec.Map)
-				it = tsType(withoutKey(is, "description"), ind)
+				it = g.tsType(withoutKey(is, "description"), ind)
 			}
 			if strings.ContainsAny(it, "|&") && !strings.HasPrefix(it, "{") {
 				it = "(" + it + ")"
@@ -266,13 +362,13 @@ func tsType(s *spec.Map, ind string) string {
 			parts = append(parts, it+"[]")
 		case "object":
 			if props, ok := s.GetMap("properties"); ok && props.Len() > 0 {
-				parts = append(parts, tsObject(s, ind))
+				parts = append(parts, g.tsObject(s, ind))
 				continue
 			}
 			vt := "unknown"
 			if ap, ok := s.Get("additionalProperties"); ok {
 				if as, ok := ap.(*spec.Map); ok {
-					vt = tsType(as, ind)
+					vt = g.tsType(as, ind)
 				}
 			}
 			parts = append(parts, "Record<string, "+vt+">")
@@ -281,6 +377,14 @@ func tsType(s *spec.Map, ind string) string {
 		}
 	}
 	return tsUnion(parts)
+}
+
+// tsParen parenthesizes a union for an intersection or array.
+func tsParen(t string) string {
+	if strings.Contains(t, " | ") && !strings.HasPrefix(t, "{") {
+		return "(" + t + ")"
+	}
+	return t
 }
 
 func tsUnion(parts []string) string {

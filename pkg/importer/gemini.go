@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/toolctl/toolctl/pkg/spec"
@@ -109,15 +110,18 @@ func geminiSchema(r *reader, m *spec.Map, at loc, key, jsonKey string) *spec.Map
 //   - type: the enum names STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT
 //     and NULL become string, number, ... (lowercase is accepted too);
 //     TYPE_UNSPECIFIED is dropped (no type constraint);
-//   - nullable: true becomes type: [T, "null"]; nullable: false is
+//   - nullable: true becomes type: [T, "null"] (or an anyOf member
+//     {type: null} when there is an anyOf and no type); nullable: false is
 //     dropped (an enum is kept as written: OpenAPI 3.0.3 allows null in
 //     an enum only when it is listed);
 //   - example (one value) becomes examples: [value];
 //   - the int64 keywords the API writes as strings (minItems, maxItems,
 //     minLength, maxLength, minProperties, maxProperties) become numbers;
+//   - propertyOrdering that names every property once becomes the order
+//     of the properties (toolctl keeps the order there) and is dropped;
+//     any other propertyOrdering is kept as written;
 //   - every other keyword (description, format, enum, required, default,
-//     pattern, minimum, maximum, title, propertyOrdering, ...) is kept as
-//     written.
+//     pattern, minimum, maximum, title, ...) is kept as written.
 func openAPIToJSONSchema(s *spec.Map) *spec.Map {
 	out := spec.NewMap(s.Len())
 	nullable := false
@@ -157,9 +161,66 @@ func openAPIToJSONSchema(s *spec.Map) *spec.Map {
 		out.Set(k, v)
 	}
 	if nullable {
-		if t, ok := out.GetString("type"); ok && t != "null" {
+		nullableJSONSchema(out)
+	}
+	orderProperties(out)
+	return out
+}
+
+// nullableJSONSchema lets null through a converted schema that was
+// nullable: true: "null" is added to its type (one name or a list), or
+// to its anyOf as {type: null} (toolctl export --format gemini --legacy
+// writes a nullable union so). A schema with neither accepts null already.
+func nullableJSONSchema(out *spec.Map) {
+	switch t := spec.CloneValue(mapValue(out, "type")).(type) {
+	case string:
+		if t != "null" {
 			out.Set("type", []any{t, "null"})
 		}
+		return
+	case []any:
+		for _, x := range t {
+			if x == "null" {
+				return
+			}
+		}
+		out.Set("type", append(t, "null"))
+		return
 	}
-	return out
+	if alts, ok := out.Get("anyOf"); ok {
+		if list, ok := alts.([]any); ok {
+			null := spec.NewMap(1)
+			null.Set("type", "null")
+			out.Set("anyOf", append(slices.Clone(list), null))
+		}
+	}
+}
+
+// orderProperties applies propertyOrdering, the OpenAPI form's order of
+// the properties, as the order of the properties' keys (which is how
+// toolctl keeps it: export writes propertyOrdering from it), and drops it.
+// It is kept as written when it does not name each property exactly once.
+func orderProperties(out *spec.Map) {
+	order, ok := out.Get("propertyOrdering")
+	props, isMap := out.GetMap("properties")
+	list, isList := order.([]any)
+	if !ok || !isMap || !isList || len(list) != props.Len() {
+		return
+	}
+	sorted := spec.NewMap(props.Len())
+	for _, x := range list {
+		k, ok := x.(string)
+		if !ok || sorted.Has(k) || !props.Has(k) {
+			return
+		}
+		v, _ := props.Get(k)
+		sorted.Set(k, v)
+	}
+	out.Set("properties", sorted)
+	out.Delete("propertyOrdering")
+}
+
+func mapValue(m *spec.Map, k string) any {
+	v, _ := m.Get(k)
+	return v
 }

@@ -138,3 +138,38 @@ func TestGeminiErrors(t *testing.T) {
 		})
 	}
 }
+
+// nullable: true on a union (what export --legacy writes for
+// anyOf [..., {type: null}]) still lets null through, and a
+// propertyOrdering of every property becomes the properties' order.
+func TestGeminiNullableUnionAndOrdering(t *testing.T) {
+	res := mustImport(t, Gemini, `{"name": "f", "description": "d", "parameters": {"type": "OBJECT",
+	  "properties": {
+	    "b": {"anyOf": [{"type": "STRING"}, {"type": "ARRAY", "items": {"type": "STRING"}}], "nullable": true},
+	    "a": {"type": "OBJECT", "properties": {"y": {"type": "STRING"}, "x": {"type": "NUMBER"}}, "propertyOrdering": ["x", "y"]},
+	    "c": {"type": "STRING", "nullable": false}},
+	  "propertyOrdering": ["a", "b", "c"]}}`)
+	yamlEq(t, canonical(t, res.Tools[0]), `
+		name: f
+		description: d
+		input_schema:
+		  type: object
+		  properties:
+		    a:
+		      type: object
+		      properties:
+		        x:
+		          type: number
+		        y:
+		          type: string
+		    b:
+		      anyOf:
+		        - type: string
+		        - type: array
+		          items:
+		            type: string
+		        - type: "null"
+		    c:
+		      type: string
+		`)
+}

@@ -419,3 +419,66 @@ func jsonOf(v any) string {
 	}
 	return strings.TrimSpace(string(b))
 }
+
+// TestRoundTripGeminiLegacy: a schema exported with --format gemini
+// --legacy and imported back exports the same again: nullable unions keep
+// null, and propertyOrdering is the properties' order, not a keyword.
+func TestRoundTripGeminiLegacy(t *testing.T) {
+	f := spec.ParseFile("t.yaml", []byte(`name: pick
+description: Picks things from a list. Use when a choice is needed.
+input_schema:
+  type: object
+  properties:
+    zeta:
+      type: string
+      description: Last letter.
+    tags:
+      anyOf:
+        - type: string
+        - type: array
+          items: {type: string}
+        - type: "null"
+      description: One tag or several.
+    note:
+      description: A note, or null.
+      anyOf: [{type: string}, {type: "null"}]
+    alpha:
+      type: object
+      properties:
+        m: {type: string}
+        b: {type: integer}
+  required: [zeta]
+`))
+	if len(f.Errors) > 0 {
+		t.Fatal(f.Errors)
+	}
+	opts := export.Options{Format: export.Gemini, Legacy: true}
+	first, _, err := export.Export(f.Tools, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := importer.Import(first, importer.Options{From: importer.Gemini, Name: "gemini.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags, _ := res.Tools[0].Tool.Input().GetMap("properties")
+	if v, _ := tags.GetMap("tags"); !strings.Contains(string(mustJSON(t, v)), `"type": "null"`) {
+		t.Errorf("the imported tags no longer accept null: %s", mustJSON(t, v))
+	}
+	second, _, err := export.Export([]*spec.Tool{res.Tools[0].Tool}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, second) {
+		t.Errorf("export → import → export changed the document:\nfirst:\n%s\nsecond:\n%s", first, second)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := spec.MarshalJSONIndent(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -4,20 +4,45 @@
  * replace its body with the implementation.
  */
 
+export type Address = {
+  /**
+   * Street and number.
+   */
+  street: string;
+  /**
+   * Postal code.
+   */
+  zip: string;
+};
+
+/**
+ * A depot and the depots it feeds.
+ */
+export type Depot = {
+  /**
+   * Depot code.
+   */
+  code: string;
+  /**
+   * Downstream depots.
+   */
+  children?: Depot[];
+};
+
 /**
  * Input of route_package: Plans the route of a package between two addresses through a tree of depots. Use when a shipment needs a route.
  */
 export interface RoutePackageInput {
-  from: unknown;
+  from: Address;
   /**
    * Destination address.
    */
-  to: unknown;
+  to: Address;
   /**
    * Optional stop.
    */
-  via?: unknown;
-  network?: unknown;
+  via?: Address;
+  network?: Depot;
 }
 
 export type RoutePackageOutput = unknown;
