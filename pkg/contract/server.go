@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,7 @@ import (
 type Server struct {
 	session *mcp.ClientSession
 	proc    *mcpclient.Server
+	limit   *mcpclient.ResponseLimit // http
 	// Tools are the server's tools/list, by name.
 	Tools map[string]*mcp.Tool
 	where string
@@ -40,7 +42,9 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 	s := &Server{where: server}
 	var transport mcp.Transport
 	if mcpclient.IsHTTPURL(server) {
-		transport = &mcp.StreamableClientTransport{Endpoint: server, DisableStandaloneSSE: true}
+		// A response's messages are bounded as a stdio server's lines are.
+		s.limit = mcpclient.LimitResponses(nil)
+		transport = &mcp.StreamableClientTransport{Endpoint: server, HTTPClient: &http.Client{Transport: s.limit}, DisableStandaloneSSE: true}
 	} else {
 		argv, err := mcpclient.SplitCommandLine(server)
 		if err != nil {
@@ -173,7 +177,11 @@ func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (
 		if errors.As(err, &werr) && werr.Code == jsonrpc.CodeInvalidParams {
 			return nil, &run.Error{Kind: run.ValidationError, Tool: t.Name, Message: werr.Message}
 		}
-		return nil, &run.Error{Kind: run.ToolExecutionError, Tool: t.Name, Message: err.Error()}
+		msg := err.Error()
+		if s.limit.Exceeded() {
+			msg = fmt.Sprintf("the MCP server at %s sent a message larger than %d MiB (toolctl's limit) during tools/call %q", s.where, mcpclient.MaxMessage>>20, t.Name)
+		}
+		return nil, &run.Error{Kind: run.ToolExecutionError, Tool: t.Name, Message: msg}
 	}
 	var texts []string
 	for _, c := range res.Content {

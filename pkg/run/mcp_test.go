@@ -490,6 +490,48 @@ func TestMCPStreamableHTTP(t *testing.T) {
 	}
 }
 
+// A Streamable HTTP server's result is bounded as a stdio server's line
+// is: the client stops reading a message over the limit, in a JSON
+// response or an event stream, with an error that says so, rather than
+// holding it all in memory.
+func TestMCPHTTPResultTooLarge(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", mcpclient.MaxMessage+1)}}}, nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "chatty", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// many events, each small, more than the limit in all
+		for i := range 20 {
+			if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: "t", Progress: float64(i), Message: strings.Repeat("m", 1<<20)}); err != nil {
+				return nil, err
+			}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+	})
+	for _, opts := range []*mcp.StreamableHTTPOptions{
+		{Stateless: true}, // an event stream
+		{Stateless: true, JSONResponse: true},
+	} {
+		name := "sse"
+		if opts.JSONResponse {
+			name = "json"
+		}
+		t.Run(name, func(t *testing.T) {
+			ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts))
+			defer ts.Close()
+			c, _ := mcpTestCall(&spec.Entry{Server: ts.URL, Tool: "big"}, nil, nil)
+			_, err := mcpExec(t, context.Background(), c)
+			wantMCPError(t, err, ToolExecutionError, "sent a message larger than 16 MiB", `tools/call "big"`, ts.URL)
+			if !opts.JSONResponse {
+				c, _ = mcpTestCall(&spec.Entry{Server: ts.URL, Tool: "chatty"}, nil, nil)
+				if _, err := mcpExec(t, context.Background(), c); err != nil {
+					t.Errorf("a stream of small events, larger than the limit in all: %v", err)
+				}
+			}
+		})
+	}
+}
+
 func TestMCPHTTPHeaders(t *testing.T) {
 	srv := newTestMCPServer()
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
