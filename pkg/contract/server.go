@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,6 +27,9 @@ type Server struct {
 	session *mcp.ClientSession
 	proc    *mcpclient.Server
 	limit   *mcpclient.ResponseLimit // http
+	// goneMsg says how the stdio server went away, once a call saw it.
+	goneMu  sync.Mutex
+	goneMsg string
 	// Tools are the server's tools/list, by name.
 	Tools map[string]*mcp.Tool
 	where string
@@ -120,6 +124,23 @@ func (s *Server) answer(ctx context.Context, method string, res any) error {
 	return nil
 }
 
+// gone explains err, a failed request what, by the stdio server having
+// exited (or written what the client cannot read); msg when it has not.
+// The calls after the first that saw it say when it happened.
+func (s *Server) gone(what string, err error, msg string) string {
+	s.goneMu.Lock()
+	defer s.goneMu.Unlock()
+	if s.goneMsg != "" {
+		return "the MCP server is no longer running: " + s.goneMsg
+	}
+	x := s.proc.ExitError(what, err)
+	if x == nil {
+		return msg
+	}
+	s.goneMsg = x.Error()
+	return s.goneMsg
+}
+
 // Close ends the session and stops a started server.
 func (s *Server) Close() {
 	if s.session != nil {
@@ -154,6 +175,13 @@ func (s *Server) Definition(name string) *spec.Tool {
 // ToolExecutionError (its Detail the *Answer), an invalid-params error a
 // ValidationError.
 func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (any, error) {
+	return s.CallWithin(ctx, t, input, 0)
+}
+
+// CallWithin is Call with a timeout (none when 0): a call the server has
+// not answered by then is a TimeoutError (and the SDK cancels it on the
+// server).
+func (s *Server) CallWithin(ctx context.Context, t *spec.Tool, input map[string]any, timeout time.Duration) (any, error) {
 	if _, ok := s.Tools[t.Name]; !ok {
 		return nil, &run.Error{Kind: run.NotFoundError, Tool: t.Name, Message: fmt.Sprintf("the server %s lists no tool %q", s.where, t.Name)}
 	}
@@ -171,15 +199,29 @@ func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (
 		s.calls.RLock()
 		defer s.calls.RUnlock()
 	}
-	res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: t.Name, Arguments: input})
+	callCtx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	res, err := s.session.CallTool(callCtx, &mcp.CallToolParams{Name: t.Name, Arguments: input})
 	if err != nil {
 		var werr *jsonrpc.Error
 		if errors.As(err, &werr) && werr.Code == jsonrpc.CodeInvalidParams {
 			return nil, &run.Error{Kind: run.ValidationError, Tool: t.Name, Message: werr.Message}
 		}
+		if ctx.Err() == nil && callCtx.Err() != nil {
+			return nil, &run.Error{Kind: run.TimeoutError, Tool: t.Name, Message: fmt.Sprintf("no result within the %s timeout: the MCP server %s did not answer tools/call %q; raise the tool's runtime.timeout if it needs longer", timeout, s.where, t.Name)}
+		}
 		msg := err.Error()
-		if s.limit.Exceeded() {
+		switch werr := mcpclient.ServerRPCError(err); {
+		case werr != nil:
+			msg = fmt.Sprintf("the MCP server %s rejected tools/call %q: %s (JSON-RPC error %d)", s.where, t.Name, werr.Message, werr.Code)
+		case s.limit.Exceeded():
 			msg = fmt.Sprintf("the MCP server at %s sent a message larger than %d MiB (toolctl's limit) during tools/call %q", s.where, mcpclient.MaxMessage>>20, t.Name)
+		case s.proc != nil && ctx.Err() == nil:
+			msg = s.gone(fmt.Sprintf("tools/call %q", t.Name), err, msg)
 		}
 		return nil, &run.Error{Kind: run.ToolExecutionError, Tool: t.Name, Message: msg}
 	}
