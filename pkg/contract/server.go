@@ -40,6 +40,10 @@ type Server struct {
 	current atomic.Pointer[cannedClient]
 }
 
+// ConnectTimeout bounds Connect's initialize handshake and tools/list
+// (a server started with npx or uvx may first download itself).
+var ConnectTimeout = time.Minute
+
 // Connect starts the server (a command line) or connects to it (an http
 // URL) and lists its tools.
 func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, error) {
@@ -79,7 +83,19 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 		return &res, s.answer(ctx, run.MethodElicit, &res)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl-test", Version: "1"}, copts)
-	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
+	// The handshake and tools/list are bounded on their own: ctx is the
+	// whole run's, and the server lives as long as it.
+	hctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	defer cancel()
+	session, err := client.Connect(hctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
+	if err != nil && ctx.Err() == nil && hctx.Err() != nil {
+		s.Close()
+		msg := fmt.Sprintf("the MCP server %s did not finish the initialize handshake within %s", server, ConnectTimeout)
+		if s.proc != nil {
+			msg += "; check that the command starts an MCP stdio server (nothing else may write to its stdout)"
+		}
+		return nil, errors.New(msg)
+	}
 	if err != nil {
 		// A stdio server that exited (a program not found, a crash) says
 		// why, not only "EOF".
@@ -97,9 +113,12 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 	}
 	s.session = session
 	s.Tools = map[string]*mcp.Tool{}
-	for tool, err := range session.Tools(ctx, nil) {
+	for tool, err := range session.Tools(hctx, nil) {
 		if err != nil {
 			s.Close()
+			if ctx.Err() == nil && hctx.Err() != nil {
+				return nil, fmt.Errorf("the MCP server %s did not answer tools/list within %s", server, ConnectTimeout)
+			}
 			return nil, fmt.Errorf("tools/list on %s: %v", server, err)
 		}
 		s.Tools[tool.Name] = tool

@@ -20,8 +20,11 @@ const helperMode = "TOOLCTL_TEST_CONTRACT_SERVER"
 // TestServerHelperProcess is a stdio MCP server when helperMode is set:
 // "hang" never answers (whatever the client cancels), "die" exits.
 func TestServerHelperProcess(t *testing.T) {
-	if os.Getenv(helperMode) == "" {
+	switch os.Getenv(helperMode) {
+	case "":
 		t.Skip("helper process for the --server tests")
+	case "silent":
+		time.Sleep(time.Hour) // not an MCP server: never answers
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "helper", Version: "1"}, nil)
 	obj := json.RawMessage(`{"type":"object"}`)
@@ -98,5 +101,23 @@ func TestServerExits(t *testing.T) {
 	_, err = s.Call(ctx, helperTool(t, "name: ok\ndescription: Answers ok. Use when testing calls.\n"), nil)
 	if err == nil || !strings.Contains(err.Error(), "no longer running") || !strings.Contains(err.Error(), "exit status 3") {
 		t.Errorf("a call after it: %v", err)
+	}
+}
+
+// TestServerConnectTimeout: a server that never answers the handshake
+// fails the run after ConnectTimeout, not after the whole run's --timeout.
+func TestServerConnectTimeout(t *testing.T) {
+	defer func(d time.Duration) { ConnectTimeout = d }(ConnectTimeout)
+	ConnectTimeout = 300 * time.Millisecond
+	t.Setenv(helperMode, "silent")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, os.Args[0]+" -test.run=^TestServerHelperProcess$", nil)
+	if err == nil {
+		s.Close()
+		t.Fatal("connected to a server that never answers")
+	}
+	if !strings.Contains(err.Error(), "did not finish the initialize handshake within 300ms") {
+		t.Errorf("got %v", err)
 	}
 }
