@@ -146,7 +146,16 @@ func Run(ctx context.Context, tools []*spec.Tool, opts Options) []*ToolResult {
 		}
 	}
 	if opts.Server != nil {
-		opts.Call = opts.Server.Call
+		// Each call keeps its tool's runtime.timeout, as toolctl run's do:
+		// a server that never answers fails the example, not the run.
+		srv, runner := opts.Server, opts.Runner
+		opts.Call = func(ctx context.Context, t *spec.Tool, input map[string]any) (any, error) {
+			timeout := run.DefaultTimeout
+			if runner != nil {
+				timeout = runner.PolicyFor(t).Timeout
+			}
+			return srv.CallWithin(ctx, t, input, timeout)
+		}
 		listed := map[*spec.Tool]bool{}
 		for _, tr := range todo {
 			listed[tr.Tool] = true

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +26,10 @@ import (
 type Server struct {
 	session *mcp.ClientSession
 	proc    *mcpclient.Server
+	limit   *mcpclient.ResponseLimit // http
+	// goneMsg says how the stdio server went away, once a call saw it.
+	goneMu  sync.Mutex
+	goneMsg string
 	// Tools are the server's tools/list, by name.
 	Tools map[string]*mcp.Tool
 	where string
@@ -34,13 +40,19 @@ type Server struct {
 	current atomic.Pointer[cannedClient]
 }
 
+// ConnectTimeout bounds Connect's initialize handshake and tools/list
+// (a server started with npx or uvx may first download itself).
+var ConnectTimeout = time.Minute
+
 // Connect starts the server (a command line) or connects to it (an http
 // URL) and lists its tools.
 func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, error) {
 	s := &Server{where: server}
 	var transport mcp.Transport
 	if mcpclient.IsHTTPURL(server) {
-		transport = &mcp.StreamableClientTransport{Endpoint: server, DisableStandaloneSSE: true}
+		// A response's messages are bounded as a stdio server's lines are.
+		s.limit = mcpclient.LimitResponses(nil)
+		transport = &mcp.StreamableClientTransport{Endpoint: server, HTTPClient: &http.Client{Transport: s.limit}, DisableStandaloneSSE: true}
 	} else {
 		argv, err := mcpclient.SplitCommandLine(server)
 		if err != nil {
@@ -71,7 +83,19 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 		return &res, s.answer(ctx, run.MethodElicit, &res)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolctl-test", Version: "1"}, copts)
-	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
+	// The handshake and tools/list are bounded on their own: ctx is the
+	// whole run's, and the server lives as long as it.
+	hctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	defer cancel()
+	session, err := client.Connect(hctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: mcpclient.ProtocolVersion})
+	if err != nil && ctx.Err() == nil && hctx.Err() != nil {
+		s.Close()
+		msg := fmt.Sprintf("the MCP server %s did not finish the initialize handshake within %s", server, ConnectTimeout)
+		if s.proc != nil {
+			msg += "; check that the command starts an MCP stdio server (nothing else may write to its stdout)"
+		}
+		return nil, errors.New(msg)
+	}
 	if err != nil {
 		// A stdio server that exited (a program not found, a crash) says
 		// why, not only "EOF".
@@ -89,9 +113,12 @@ func Connect(ctx context.Context, server string, stderr io.Writer) (*Server, err
 	}
 	s.session = session
 	s.Tools = map[string]*mcp.Tool{}
-	for tool, err := range session.Tools(ctx, nil) {
+	for tool, err := range session.Tools(hctx, nil) {
 		if err != nil {
 			s.Close()
+			if ctx.Err() == nil && hctx.Err() != nil {
+				return nil, fmt.Errorf("the MCP server %s did not answer tools/list within %s", server, ConnectTimeout)
+			}
 			return nil, fmt.Errorf("tools/list on %s: %v", server, err)
 		}
 		s.Tools[tool.Name] = tool
@@ -114,6 +141,23 @@ func (s *Server) answer(ctx context.Context, method string, res any) error {
 		return fmt.Errorf("the example's answer to %s does not fit the MCP schema: %v", method, err)
 	}
 	return nil
+}
+
+// gone explains err, a failed request what, by the stdio server having
+// exited (or written what the client cannot read); msg when it has not.
+// The calls after the first that saw it say when it happened.
+func (s *Server) gone(what string, err error, msg string) string {
+	s.goneMu.Lock()
+	defer s.goneMu.Unlock()
+	if s.goneMsg != "" {
+		return "the MCP server is no longer running: " + s.goneMsg
+	}
+	x := s.proc.ExitError(what, err)
+	if x == nil {
+		return msg
+	}
+	s.goneMsg = x.Error()
+	return s.goneMsg
 }
 
 // Close ends the session and stops a started server.
@@ -150,6 +194,13 @@ func (s *Server) Definition(name string) *spec.Tool {
 // ToolExecutionError (its Detail the *Answer), an invalid-params error a
 // ValidationError.
 func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (any, error) {
+	return s.CallWithin(ctx, t, input, 0)
+}
+
+// CallWithin is Call with a timeout (none when 0): a call the server has
+// not answered by then is a TimeoutError (and the SDK cancels it on the
+// server).
+func (s *Server) CallWithin(ctx context.Context, t *spec.Tool, input map[string]any, timeout time.Duration) (any, error) {
 	if _, ok := s.Tools[t.Name]; !ok {
 		return nil, &run.Error{Kind: run.NotFoundError, Tool: t.Name, Message: fmt.Sprintf("the server %s lists no tool %q", s.where, t.Name)}
 	}
@@ -167,13 +218,31 @@ func (s *Server) Call(ctx context.Context, t *spec.Tool, input map[string]any) (
 		s.calls.RLock()
 		defer s.calls.RUnlock()
 	}
-	res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: t.Name, Arguments: input})
+	callCtx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	res, err := s.session.CallTool(callCtx, &mcp.CallToolParams{Name: t.Name, Arguments: input})
 	if err != nil {
 		var werr *jsonrpc.Error
 		if errors.As(err, &werr) && werr.Code == jsonrpc.CodeInvalidParams {
 			return nil, &run.Error{Kind: run.ValidationError, Tool: t.Name, Message: werr.Message}
 		}
-		return nil, &run.Error{Kind: run.ToolExecutionError, Tool: t.Name, Message: err.Error()}
+		if ctx.Err() == nil && callCtx.Err() != nil {
+			return nil, &run.Error{Kind: run.TimeoutError, Tool: t.Name, Message: fmt.Sprintf("no result within the %s timeout: the MCP server %s did not answer tools/call %q; raise the tool's runtime.timeout if it needs longer", timeout, s.where, t.Name)}
+		}
+		msg := err.Error()
+		switch werr := mcpclient.ServerRPCError(err); {
+		case werr != nil:
+			msg = fmt.Sprintf("the MCP server %s rejected tools/call %q: %s (JSON-RPC error %d)", s.where, t.Name, werr.Message, werr.Code)
+		case s.limit.Exceeded():
+			msg = fmt.Sprintf("the MCP server at %s sent a message larger than %d MiB (toolctl's limit) during tools/call %q", s.where, mcpclient.MaxMessage>>20, t.Name)
+		case s.proc != nil && ctx.Err() == nil:
+			msg = s.gone(fmt.Sprintf("tools/call %q", t.Name), err, msg)
+		}
+		return nil, &run.Error{Kind: run.ToolExecutionError, Tool: t.Name, Message: msg}
 	}
 	var texts []string
 	for _, c := range res.Content {

@@ -2,12 +2,14 @@ package contract
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolctl/toolctl/pkg/mcpclient"
 	"github.com/toolctl/toolctl/pkg/spec"
 )
 
@@ -78,5 +80,30 @@ examples:
 	}
 	if _, err := Connect(ctx, "http://127.0.0.1:1/mcp", nil); err == nil || !strings.Contains(err.Error(), "cannot connect") {
 		t.Errorf("unreachable server: %v", err)
+	}
+}
+
+// TestServerURLResultTooLarge: --url bounds a message from the server as
+// a stdio server's line is bounded, and says so.
+func TestServerURLResultTooLarge(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "stub", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", mcpclient.MaxMessage+1)}}}, nil
+	})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer hs.Close()
+	f := spec.ParseFile("big.yaml", []byte("name: big\ndescription: Returns a lot. Use when testing limits.\n"))
+	if len(f.Tools) != 1 {
+		t.Fatalf("parse: %v", f.Errors)
+	}
+	ctx := context.Background()
+	s, err := Connect(ctx, hs.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.Call(ctx, f.Tools[0], nil)
+	if err == nil || !strings.Contains(err.Error(), "sent a message larger than 16 MiB") {
+		t.Errorf("got %v, want the limit named", err)
 	}
 }

@@ -191,6 +191,18 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 			} `json:"capabilities"`
 		}
 		err := json.Unmarshal(req.Params, &p)
+		if err == nil && p.ProtocolVersion >= resultTypeProtocol {
+			// The SDK answers an initialize of 2026-07-28 or later (or of
+			// a revision it does not know) with 2025-11-25 — the stateless
+			// revisions begin with server/discover — but goes on serving
+			// the session as of the revision asked for (resultType,
+			// input_required results, any structuredContent), which the
+			// client, now speaking 2025-11-25, cannot read. It is asked
+			// for what it will answer.
+			if params, ok := withProtocolVersion(req.Params, newestLegacyProtocol); ok {
+				req.Params, p.ProtocolVersion = params, newestLegacyProtocol
+			}
+		}
 		f.mu.Lock()
 		if !f.initSeen {
 			// The SDK keeps the first initialize's params; a later one is refused.
@@ -226,6 +238,21 @@ func (f *fastCalls) take(c *lineConn, m jsonrpc.Message, onReader bool) bool {
 		}
 	}
 	return false
+}
+
+// newestLegacyProtocol is the revision the SDK answers an initialize of a
+// later or unknown revision with.
+const newestLegacyProtocol = "2025-11-25"
+
+// withProtocolVersion is initialize params with protocolVersion set to v.
+func withProtocolVersion(params json.RawMessage, v string) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil || m == nil {
+		return nil, false
+	}
+	m["protocolVersion"], _ = json.Marshal(v)
+	out, err := json.Marshal(m)
+	return out, err == nil
 }
 
 // sent sees the responses the SDK writes, for the one to initialize.

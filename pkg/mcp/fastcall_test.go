@@ -113,10 +113,13 @@ func TestFastCallMatchesSDK(t *testing.T) {
 func TestFastCallPassesThrough(t *testing.T) {
 	dir := copyTools(t)
 	s, log := newServer(t, dir, Options{})
-	r, sdkCalls := pipeServe(t, s, log, true, "2026-07-28")
-	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calc","arguments":{"expression":"1+1"}}}`)
-	if got := r.recv(); !strings.Contains(got, `"resultType":"complete"`) {
-		t.Errorf("2026-07-28 session: %s", got)
+	// A 2026-07-28 request names its revision in _meta (an initialize of
+	// 2026-07-28 is answered, and served, as 2025-11-25:
+	// TestInitializeNewerProtocol).
+	r, sdkCalls := pipeServe(t, s, log, true, "2025-11-25")
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calc","arguments":{"expression":"1+1"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	if got := r.recv(); !strings.Contains(got, `"io.modelcontextprotocol/serverInfo"`) {
+		t.Errorf("2026-07-28 request (the SDK answers with its serverInfo): %s", got)
 	}
 	s, log = newServer(t, dir, Options{})
 	r, sdkCalls2 := pipeServe(t, s, log, true, "2025-11-25")
@@ -126,6 +129,26 @@ func TestFastCallPassesThrough(t *testing.T) {
 	r.recv()
 	if sdkCalls.Load() != 1 || sdkCalls2.Load() != 2 {
 		t.Errorf("calls reaching the SDK: %d and %d, want 1 and 2", sdkCalls.Load(), sdkCalls2.Load())
+	}
+}
+
+// TestInitializeNewerProtocol: a client that asks for 2026-07-28 or a
+// revision the server does not know in initialize is answered 2025-11-25,
+// and then served as of 2025-11-25 on both paths: no resultType, no
+// structuredContent that is not an object.
+func TestInitializeNewerProtocol(t *testing.T) {
+	for _, v := range []string{"2026-07-28", "2099-01-01"} {
+		t.Run(v, func(t *testing.T) {
+			s, log := newServer(t, copyTools(t), Options{})
+			r, _ := pipeServe(t, s, log, true, v)
+			for _, meta := range []string{"", `,"_meta":{"progressToken":1,"trace":"t"}`} {
+				r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"triple","arguments":{}` + meta + `}}`)
+				got := r.recv()
+				if strings.Contains(got, "resultType") || strings.Contains(got, `"structuredContent":[`) || !strings.Contains(got, `"text":"[1,2,3]"`) {
+					t.Errorf("call (meta %q): %s", meta, got)
+				}
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -252,7 +253,18 @@ func (e *ExitError) Unwrap() error { return e.Err }
 // ExitError explains a failure (err) of what (e.g. "tools/list") by the
 // server having exited; nil when it is still running. The exit is awaited briefly: the broken pipe is usually
 // seen before the exit status.
+//
+// A failure to read what the server wrote (a line on stdout that is not
+// JSON-RPC, a message over the client's size or depth limit) is explained
+// as that, whether or not the server has exited: the client drops the
+// connection on such a line, so the server's exit (often a crash writing
+// to the closed pipe) is only its consequence.
 func (p *Server) ExitError(what string, err error) *ExitError {
+	if wrote, fix := unreadable(err); wrote != "" {
+		x := &ExitError{Server: p.Name(), Err: err, Tail: p.tail.Raw()}
+		x.msg = fmt.Sprintf("the MCP server %s wrote %s to stdout during %s; %s", x.Server, wrote, what, fix)
+		return x
+	}
 	select {
 	case <-p.exited:
 	case <-time.After(time.Second):
@@ -298,4 +310,36 @@ func lastLines(s string, n, max int) string {
 		s = "…" + s[len(s)-max:]
 	}
 	return s
+}
+
+// unreadable says what the server wrote that made err, a failure to
+// read its output as JSON-RPC messages, and what to do about it ("" when
+// err is not one): the SDK's stdio reader ends the session on the first
+// such message.
+func unreadable(err error) (wrote, fix string) {
+	if err == nil {
+		return "", ""
+	}
+	const stdout = "a stdio server must write only JSON-RPC messages to stdout, one per line, and its logs to stderr"
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "exceeded the configured maximum line length"):
+		return fmt.Sprintf("a message longer than %d MiB (toolctl's limit)", mcp.DefaultMaxLineLength>>20), "have the tool return less"
+	case strings.Contains(msg, "exceeded maximum nesting depth"):
+		return "a message nested deeper than 1000 levels (toolctl's limit)", "have the tool return flatter JSON"
+	case errors.As(err, &syntax):
+		return "a line that is not JSON (" + syntax.Error() + ")", stdout
+	case errors.As(err, &typ):
+		return "a message that is not JSON-RPC (" + typ.Error() + ")", stdout
+	case strings.Contains(msg, "unmarshaling jsonrpc message"), strings.Contains(msg, "invalid message version tag"):
+		if rest, ok := strings.CutPrefix(msg, "calling "); ok {
+			if _, r, ok := strings.Cut(rest, ": "); ok {
+				msg = r
+			}
+		}
+		return "a message that is not JSON-RPC (" + msg + ")", stdout
+	}
+	return "", ""
 }

@@ -202,10 +202,9 @@ func (mcpExecutor) Execute(ctx context.Context, c *Call) (any, error) {
 	} else if t.url != "" {
 		x.rec = &mcpHTTPRecorder{headers: t.headers, tap: tap}
 		hc := *c.HTTPClient()
-		x.rec.base = hc.Transport
-		if x.rec.base == nil {
-			x.rec.base = http.DefaultTransport
-		}
+		// A response's messages are bounded as a stdio server's lines are.
+		x.rec.limit = mcpclient.LimitResponses(hc.Transport)
+		x.rec.base = x.rec.limit
 		hc.Transport = x.rec
 		// No standalone GET stream: a single call needs no server-initiated
 		// messages, and some servers answer that GET wrongly.
@@ -492,6 +491,9 @@ func (x *mcpCall) fail(ctx context.Context, err error, session *mcp.ClientSessio
 	if e := x.rec.httpError(t, err); e != nil {
 		return e
 	}
+	if x.rec != nil && x.rec.limit.Exceeded() {
+		return &Error{Kind: ToolExecutionError, Message: fmt.Sprintf("the MCP server at %s sent a message larger than %d MiB (toolctl's limit) during %s; have the tool return less", t.url, mcpclient.MaxMessage>>20, what), Err: err}
+	}
 	// before JSON-RPC errors: the SDK wraps a failed request in its own
 	// "rejected by transport" JSON-RPC error
 	if x.rec != nil && mcpclient.IsNetworkError(err) {
@@ -592,6 +594,7 @@ func (x *mcpCall) withStderr(e *Error) *Error {
 // their own kinds (and Retry-After is honoured).
 type mcpHTTPRecorder struct {
 	base    http.RoundTripper
+	limit   *mcpclient.ResponseLimit // base's bound on a message
 	headers http.Header
 	tap     *mcpTap // sees the messages, for the call's result as sent
 

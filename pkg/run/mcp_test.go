@@ -48,6 +48,14 @@ func TestMCPServerProcess(t *testing.T) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "banner":
+		// a server that writes a banner on stdout before serving
+		fmt.Println("Server starting...")
+		err := newTestMCPServer().Run(context.Background(), &mcp.StdioTransport{})
+		if err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "crash":
 		fmt.Fprintln(os.Stderr, "starting")
 		fmt.Fprintln(os.Stderr, "fatal: config file missing")
@@ -142,6 +150,13 @@ func newTestMCPServer() *mcp.Server {
 		}
 		<-ctx.Done()
 		return nil, nil, ctx.Err()
+	})
+	s.AddTool(&mcp.Tool{Name: "deep", Description: "Returns JSON nested 1001 levels deep.", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var v any = 1
+		for range 1001 {
+			v = []any{v}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deep"}}, StructuredContent: map[string]any{"v": v}}, nil
 	})
 	s.AddTool(&mcp.Tool{Name: "rich", Description: "Returns every kind of content.", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return richResult(false), nil
@@ -330,7 +345,7 @@ func TestMCPUnknownTool(t *testing.T) {
 	t.Setenv(mcpTestMode, "serve")
 	c, _ := mcpTestCall(&spec.Entry{ServerArgs: serverArgv(), Tool: "nope"}, nil, nil)
 	_, err := mcpExec(t, context.Background(), c)
-	wantMCPError(t, err, ToolExecutionError, `no tool "nope"`, "add, args, die, echo, fail, multi, rich, richfail, sleep", "entry.tool")
+	wantMCPError(t, err, ToolExecutionError, `no tool "nope"`, "add, args, deep, die, echo, fail, multi, rich, richfail, sleep", "entry.tool")
 }
 
 func TestMCPTimeoutKillsServer(t *testing.T) {
@@ -413,6 +428,27 @@ func TestMCPServerDiesDuringCall(t *testing.T) {
 	wantMCPError(t, err, ToolExecutionError, "exited (exit status 4) during tools/call \"die\"", "panic: out of cheese")
 }
 
+// A server whose output the client cannot read is told so, not that it
+// exited: the client drops the connection, and the server's exit (a
+// crash writing to the closed pipe, or the end of its stdin) follows.
+func TestMCPServerWritesUnreadable(t *testing.T) {
+	t.Setenv(mcpTestMode, "banner")
+	c, _ := mcpTestCall(&spec.Entry{ServerArgs: serverArgv(), Tool: "echo"}, map[string]any{"text": "hi"}, nil)
+	_, err := mcpExec(t, context.Background(), c)
+	e := wantMCPError(t, err, ToolExecutionError, "wrote a line that is not JSON", "during the initialize handshake", "logs to stderr")
+	if strings.Contains(e.Message, "exited") {
+		t.Errorf("message %q blames the server's exit", e.Message)
+	}
+
+	t.Setenv(mcpTestMode, "serve")
+	c, _ = mcpTestCall(&spec.Entry{ServerArgs: serverArgv(), Tool: "deep"}, nil, nil)
+	_, err = mcpExec(t, context.Background(), c)
+	e = wantMCPError(t, err, ToolExecutionError, "nested deeper than 1000 levels", `during tools/call "deep"`)
+	if strings.Contains(e.Message, "exited") {
+		t.Errorf("message %q blames the server's exit", e.Message)
+	}
+}
+
 func TestMCPNotAServer(t *testing.T) {
 	t.Parallel() // it mostly waits
 	argv := serverArgvEnv(t, mcpTestMode+"=silent")
@@ -450,6 +486,48 @@ func TestMCPStreamableHTTP(t *testing.T) {
 			c, _ = mcpTestCall(&spec.Entry{Server: ts.URL, Tool: "nope"}, nil, nil)
 			_, err = mcpExec(t, context.Background(), c)
 			wantMCPError(t, err, ToolExecutionError, `no tool "nope"`, "echo")
+		})
+	}
+}
+
+// A Streamable HTTP server's result is bounded as a stdio server's line
+// is: the client stops reading a message over the limit, in a JSON
+// response or an event stream, with an error that says so, rather than
+// holding it all in memory.
+func TestMCPHTTPResultTooLarge(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "big", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", mcpclient.MaxMessage+1)}}}, nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "chatty", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// many events, each small, more than the limit in all
+		for i := range 20 {
+			if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: "t", Progress: float64(i), Message: strings.Repeat("m", 1<<20)}); err != nil {
+				return nil, err
+			}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+	})
+	for _, opts := range []*mcp.StreamableHTTPOptions{
+		{Stateless: true}, // an event stream
+		{Stateless: true, JSONResponse: true},
+	} {
+		name := "sse"
+		if opts.JSONResponse {
+			name = "json"
+		}
+		t.Run(name, func(t *testing.T) {
+			ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts))
+			defer ts.Close()
+			c, _ := mcpTestCall(&spec.Entry{Server: ts.URL, Tool: "big"}, nil, nil)
+			_, err := mcpExec(t, context.Background(), c)
+			wantMCPError(t, err, ToolExecutionError, "sent a message larger than 16 MiB", `tools/call "big"`, ts.URL)
+			if !opts.JSONResponse {
+				c, _ = mcpTestCall(&spec.Entry{Server: ts.URL, Tool: "chatty"}, nil, nil)
+				if _, err := mcpExec(t, context.Background(), c); err != nil {
+					t.Errorf("a stream of small events, larger than the limit in all: %v", err)
+				}
+			}
 		})
 	}
 }
