@@ -160,19 +160,8 @@ func BenchmarkHTTPCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	s.Update(set, nil)
-	opts := HTTPOptions{}
-	h, err := s.HTTPHandler(opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go s.ServeHTTP(ctx, ln, h, opts, 0)
-	benchHTTPCalls(b, ln.Addr().String())
+	url := serveHTTP(b, s, HTTPOptions{})
+	benchHTTPCalls(b, strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"))
 }
 
 // BenchmarkHTTPFloor is BenchmarkHTTPCall's client against the floor of

@@ -26,20 +26,7 @@ func serveHTTP(t testing.TB, s *Server, opts HTTPOptions) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, ln, h, opts, time.Second) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("ServeHTTP: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String() + "/mcp"
+	return serveHandler(t, s, opts, h)
 }
 
 // serveNetHTTP is serveHTTP with net/http reading the connections (the
@@ -50,13 +37,19 @@ func serveNetHTTP(t testing.TB, s *Server, opts HTTPOptions) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveHandler(t, s, opts, http.HandlerFunc(h.ServeHTTP))
+}
+
+// serveHandler runs s.ServeHTTP with h until the test ends.
+func serveHandler(t testing.TB, s *Server, opts HTTPOptions, h http.Handler) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, ln, http.HandlerFunc(h.ServeHTTP), opts, time.Second) }()
+	go func() { done <- s.ServeHTTP(ctx, ln, h, opts, time.Second) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -270,18 +263,7 @@ func TestFrontAnswersHot(t *testing.T) {
 		handled.Add(1)
 		inner.ServeHTTP(w, r)
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, ln, h, HTTPOptions{}, time.Second) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	url := "http://" + ln.Addr().String() + "/mcp"
+	url := serveHandler(t, s, HTTPOptions{}, h)
 	got := exchange(t, url, []byte(post(initCall)+post(hotCall)+post(hotCall)+post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)+post(hotCall)), time.Second)
 	if len(got) != 5 {
 		t.Fatalf("%d answers, want 5: %+v", len(got), got)
