@@ -267,7 +267,7 @@ func TestFrontAnswersHot(t *testing.T) {
 		inner.ServeHTTP(w, r)
 	})
 	url := serveHandler(t, s, HTTPOptions{}, h)
-	got := exchange(t, url, []byte(post(initCall)+post(hotCall)+post(hotCall)+post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)+post(hotCall)), time.Second)
+	got := exchange(t, url, []byte(post(initCall)+post(hotCall)+post(hotCall)+post(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)+post(hotCall)), 2*time.Second)
 	if len(got) != 5 {
 		t.Fatalf("%d answers, want 5: %+v", len(got), got)
 	}
