@@ -577,6 +577,17 @@ func bindText(b spec.Binding) string {
 	return run.BindSource(b)
 }
 
+// readInputBounded reads r whole, up to the bound on a tool file: the
+// arguments of one call are far smaller, and a reader without end (a link
+// to /dev/zero, a runaway pipe) must not fill the memory.
+func readInputBounded(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, spec.MaxFileSize+1))
+	if err == nil && len(data) > spec.MaxFileSize {
+		err = fmt.Errorf("larger than %d MiB, more than a tool's arguments may be; pass a smaller JSON object", spec.MaxFileSize>>20)
+	}
+	return data, err
+}
+
 // readRunInput reads --input: a JSON object, @FILE or - for stdin.
 func readRunInput(app *App, spec string) (map[string]any, error) {
 	if spec == "" {
@@ -588,10 +599,16 @@ func readRunInput(app *App, spec string) (map[string]any, error) {
 	switch {
 	case spec == "-":
 		from = "stdin"
-		data, err = io.ReadAll(app.IO.In)
+		data, err = readInputBounded(app.IO.In)
 	case strings.HasPrefix(spec, "@"):
+		// A pipe is fine (--input @<(make-args)); a link to /dev/zero
+		// stops at the bound, as stdin does.
 		from = spec[1:]
-		data, err = os.ReadFile(spec[1:])
+		var f *os.File
+		if f, err = os.Open(spec[1:]); err == nil {
+			data, err = readInputBounded(f)
+			f.Close()
+		}
 		err = unwrapPathError(err)
 	default:
 		data = []byte(spec)

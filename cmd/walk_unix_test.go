@@ -196,3 +196,27 @@ func TestScanAndLockReadRegularFilesOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestRunInputBounded: --input @FILE and --input - read at most a tool
+// file's bound: a link to /dev/zero is refused with the reason, not read
+// until the memory is gone.
+func TestRunInputBounded(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tools", "calc.json"), []byte(`{"name": "calc", "description": "Evaluates arithmetic. Use when numbers must be computed.", "category": "custom", "entry": {"type": "builtin", "handler": "calculator"}, "parameters": {"type": "object", "properties": {"expression": {"type": "string", "description": "The expression."}}, "required": ["expression"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.json")); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runBounded(t, dir, "run", "calc", "--no-lint", "--input", "@zero.json")
+	if code != ExitUsage || !strings.Contains(out, "--input @zero.json: larger than 16 MiB") {
+		t.Errorf("--input @zero.json: exit %d, output:\n%s", code, out)
+	}
+	code, out, errOut := runIn(t, dir, `{"expression": "1+1"}`, "run", "calc", "--no-lint", "--input", "-")
+	if code != 0 || !strings.Contains(out, "2") {
+		t.Errorf("--input -: exit %d\n%s%s", code, out, errOut)
+	}
+}
