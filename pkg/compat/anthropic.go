@@ -100,6 +100,7 @@ func anthropicSchema(schema *spec.Map, bound map[string]bool) []Problem {
 			}
 		})
 	})
+	strictGrowthProblems(c, schema, bound, StrictMaxDepth, false, false)
 	return c.out
 }
 

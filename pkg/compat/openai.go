@@ -124,5 +124,6 @@ func openAISchema(schema *spec.Map, bound map[string]bool) []Problem {
 			}
 		})
 	})
+	strictGrowthProblems(c, schema, bound, OpenAIMaxDepth, depthDone, false)
 	return c.out
 }
