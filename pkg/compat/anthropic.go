@@ -100,7 +100,7 @@ func anthropicSchema(schema *spec.Map, bound map[string]bool) []Problem {
 			}
 		})
 	})
-	strictGrowthProblems(c, schema, bound, StrictMaxDepth, false, false)
+	strictGrowthProblems(c, schema, bound, StrictMaxDepth, "below which strict mode does not transform it", false, false)
 	return c.out
 }
 

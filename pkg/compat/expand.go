@@ -112,9 +112,9 @@ func (g *growth) expand(s *spec.Map, ptr string, bound map[string]bool, viaRef b
 // strictGrowthProblems reports a schema that export --strict would refuse
 // once it inlines the $refs with sibling keys: one that grows past
 // StrictMaxNodes, one nested deeper than maxDepth (OpenAI's limit, or the
-// transform's), and, unless recursion is reported already, a $ref inlined
-// without end.
-func strictGrowthProblems(c *collector, schema *spec.Map, bound map[string]bool, maxDepth int, depthReported, recursionReported bool) {
+// transform's: depthWhy says which), and, unless recursion is reported
+// already, a $ref inlined without end.
+func strictGrowthProblems(c *collector, schema *spec.Map, bound map[string]bool, maxDepth int, depthWhy string, depthReported, recursionReported bool) {
 	g, rec := strictGrowth(schema, bound)
 	switch {
 	case rec != "" && !recursionReported:
@@ -123,6 +123,6 @@ func strictGrowthProblems(c *collector, schema *spec.Map, bound map[string]bool,
 	case g.nodes > StrictMaxNodes:
 		c.at("", "the input schema grows past %d subschemas in strict mode, where each $ref with sibling keys (a description beside it) is replaced by a copy of its definition: keep such $refs bare (move the description into the definition), or set strict: false on the tool", StrictMaxNodes)
 	case g.depth > maxDepth && !depthReported:
-		c.at("", "the input schema nests %d levels deep (with the copies strict mode makes of each $ref that has sibling keys); strict mode takes at most %d: flatten the schema, keep such $refs bare, or set strict: false on the tool", g.depth, maxDepth)
+		c.at("", "the input schema nests deeper than %d levels (%d, with the copies strict mode makes of each $ref that has sibling keys), %s: flatten the schema, keep such $refs bare, or set strict: false on the tool", maxDepth, g.depth, depthWhy)
 	}
 }

@@ -124,6 +124,6 @@ func openAISchema(schema *spec.Map, bound map[string]bool) []Problem {
 			}
 		})
 	})
-	strictGrowthProblems(c, schema, bound, OpenAIMaxDepth, depthDone, false)
+	strictGrowthProblems(c, schema, bound, OpenAIMaxDepth, "which OpenAI strict mode allows at most", depthDone, false)
 	return c.out
 }
