@@ -2,9 +2,7 @@ package mcp
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -50,7 +48,6 @@ var aLongTimeAgo = time.Unix(1, 0)
 // front reads the connections of one HTTP listener.
 type front struct {
 	s     *Server
-	srv   *http.Server
 	pipes *pipeListener // net/http's side: relayed requests and handed connections
 
 	path          string
@@ -64,10 +61,9 @@ type front struct {
 	wg      sync.WaitGroup
 }
 
-func newFront(s *Server, srv *http.Server, addr net.Addr, opts HTTPOptions) *front {
+func newFront(s *Server, addr net.Addr, opts HTTPOptions) *front {
 	return &front{
 		s:             s,
-		srv:           srv,
 		pipes:         &pipeListener{conns: make(chan net.Conn), done: make(chan struct{}), addr: addr},
 		path:          opts.Path,
 		maxBody:       opts.MaxRequestBytes,
@@ -383,23 +379,18 @@ func (fc *frontConn) hot(req *http.Request, body []byte) ([]byte, bool) {
 	s := fc.f.s
 	h := req.Header
 	if s.httpSDKOnly || req.Method != http.MethodPost || req.RequestURI != fc.f.path ||
-		h["Origin"] != nil || h["Sec-Fetch-Site"] != nil || !isJSONType(h.Get("Content-Type")) ||
-		!bytes.Contains(body, []byte(`"tools/call"`)) {
+		h["Origin"] != nil || h["Sec-Fetch-Site"] != nil || !isJSONType(h.Get("Content-Type")) {
 		return nil, false
 	}
-	var m plainCall
-	if json.Unmarshal(body, &m) != nil || m.JSONRPC != "2.0" || m.Method != "tools/call" || m.Result != nil || m.Error != nil {
+	id, p, ok := plainCallOf(body)
+	if !ok {
 		return nil, false
 	}
-	id, ok, msg := parseID(m.ID)
-	if !ok || msg != "" || !id.IsValid() {
-		return nil, false
-	}
-	t, protocol, _, ok := s.takesDirect(h, req.Host, fc.c.LocalAddr(), &m.Params)
+	t, protocol, _, ok := s.takesDirect(h, req.Host, fc.c.LocalAddr(), p)
 	if !ok || !t.local {
 		return nil, false
 	}
-	return s.directAnswer(context.Background(), id, t, &m.Params, protocol), true
+	return s.directAnswer(context.Background(), id, t, p, protocol), true
 }
 
 // write sends a 200 response with body: the bytes net/http writes for the

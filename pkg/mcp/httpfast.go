@@ -50,18 +50,28 @@ type plainCall struct {
 // takes; it reports whether it did. Anything else, malformed messages
 // included, is left to checkRPC's validation and the SDK.
 func (s *Server) tryDirect(w http.ResponseWriter, r *http.Request, body []byte) bool {
-	if s.httpSDKOnly || !bytes.Contains(body, []byte(`"tools/call"`)) {
+	if s.httpSDKOnly {
 		return false
+	}
+	id, p, ok := plainCallOf(body)
+	return ok && s.direct(w, r, id, p)
+}
+
+// plainCallOf decodes body when it is one tools/call request with a
+// valid id: the id, its params and true.
+func plainCallOf(body []byte) (jsonrpc.ID, *callParams, bool) {
+	if !bytes.Contains(body, []byte(`"tools/call"`)) {
+		return jsonrpc.ID{}, nil, false
 	}
 	var m plainCall
 	if json.Unmarshal(body, &m) != nil || m.JSONRPC != "2.0" || m.Method != "tools/call" || m.Result != nil || m.Error != nil {
-		return false
+		return jsonrpc.ID{}, nil, false
 	}
 	id, ok, msg := parseID(m.ID)
 	if !ok || msg != "" || !id.IsValid() {
-		return false
+		return jsonrpc.ID{}, nil, false
 	}
-	return s.direct(w, r, id, &m.Params)
+	return id, &m.Params, true
 }
 
 // directCall answers req, the one message of a POST, when it can; it

@@ -510,7 +510,7 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler,
 	// net/http's alone.
 	var f *front
 	if e, ok := h.(*httpEndpoint); ok && e.s == s {
-		f = newFront(s, srv, ln.Addr(), e.opts)
+		f = newFront(s, ln.Addr(), e.opts)
 	}
 	errc := make(chan error, 1)
 	if f != nil {
