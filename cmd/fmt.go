@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolctl/toolctl/pkg/diag"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -310,11 +309,11 @@ func readToolFile(path string) ([]byte, error) {
 
 func fmtStdin(opts *fmtOptions, to format.Target) error {
 	app := opts.app
-	data, err := io.ReadAll(io.LimitReader(app.IO.In, spec.MaxFileSize+1))
+	data, tooLarge, err := readLimited(app.IO.In)
 	if err != nil {
 		return usageError(fmt.Errorf("cannot read stdin: %v", err))
 	}
-	if len(data) > spec.MaxFileSize {
+	if tooLarge {
 		return usageError(fmt.Errorf("stdin is larger than %d MB, more than a tool file may have", spec.MaxFileSize>>20))
 	}
 	// The name decides JSON or YAML; stdin has none, so look at the text.

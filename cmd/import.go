@@ -435,11 +435,11 @@ func readImportInput(app *App, path string) ([]byte, string, error) {
 		defer fh.Close()
 		r = fh
 	}
-	data, err := io.ReadAll(io.LimitReader(r, spec.MaxFileSize+1))
+	data, tooLarge, err := readLimited(r)
 	if err != nil {
 		return nil, "", fmt.Errorf("cannot read %s: %v", name, unwrapPathError(err))
 	}
-	if len(data) > spec.MaxFileSize {
+	if tooLarge {
 		return nil, "", fmt.Errorf("%s is larger than %d MB; split it", name, spec.MaxFileSize>>20)
 	}
 	return data, name, nil

@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/toolctl/toolctl/pkg/spec"
 )
 
 // IOStreams are the streams a command reads and writes. Commands never touch
@@ -29,4 +31,14 @@ func System() *IOStreams {
 		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
+}
+
+// readLimited reads r whole, up to spec.MaxFileSize bytes (stdin, --input,
+// import sources): tooLarge when r holds more, which is not read.
+func readLimited(r io.Reader) (data []byte, tooLarge bool, err error) {
+	data, err = io.ReadAll(io.LimitReader(r, spec.MaxFileSize+1))
+	if err == nil && len(data) > spec.MaxFileSize {
+		return nil, true, nil
+	}
+	return data, false, err
 }

@@ -581,8 +581,8 @@ func bindText(b spec.Binding) string {
 // arguments of one call are far smaller, and a reader without end (a link
 // to /dev/zero, a runaway pipe) must not fill the memory.
 func readInputBounded(r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, spec.MaxFileSize+1))
-	if err == nil && len(data) > spec.MaxFileSize {
+	data, tooLarge, err := readLimited(r)
+	if tooLarge {
 		err = fmt.Errorf("larger than %d MiB, more than a tool's arguments may be; pass a smaller JSON object", spec.MaxFileSize>>20)
 	}
 	return data, err
